@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_FIR_FILTER_H
+#define INCLUDED_GPUFILTER_FIR_FILTER_H
+
+#include <gnuradio/gpufilter/api.h>
+#include <gnuradio/gpufilter/device.h>
+#include <gnuradio/gr_complex.h>
+#include <gnuradio/sync_decimator.h>
+#include <cstdint>
+#include <vector>
+
+namespace gr {
+namespace gpufilter {
+
+/*!
+ * \brief Decimating FIR filter computed on a GPU, a drop-in for gr::filter::fir_filter_XXX.
+ * \ingroup gpufilter
+ *
+ * \details
+ * Same arguments, output, history, decimation phase and tags as gr-filter's block:
+ * output k is sum_j taps[j] * in[k*decimation - j], starting from zero history.
+ * Samples travel to the GPU in batches of about \p batch_size input samples through
+ * pinned host memory; the block asks its neighbours' buffers for room for whole
+ * batches, and flushes what is left at the end of a stream, so the output length is
+ * exactly gr-filter's. With no usable CUDA device (or device = device_cpu) it runs
+ * gr-filter's CPU kernel and logs one warning.
+ */
+template <class IN_T, class OUT_T, class TAP_T>
+class GPUFILTER_API fir_filter : virtual public gr::sync_decimator
+{
+public:
+    typedef std::shared_ptr<fir_filter<IN_T, OUT_T, TAP_T>> sptr;
+
+    /*!
+     * \param decimation  keep every decimation-th output (>= 1)
+     * \param taps        filter taps (not empty)
+     * \param device      CUDA device index, device_auto (-1) or device_cpu (-2)
+     * \param batch_size  input samples per GPU transfer (>= 1); latency/throughput trade-off
+     */
+    static sptr make(int decimation,
+                     const std::vector<TAP_T>& taps,
+                     int device = device_auto,
+                     int batch_size = default_batch_size);
+
+    //! New taps; applied from the next work() call, as in gr-filter.
+    virtual void set_taps(const std::vector<TAP_T>& taps) = 0;
+    virtual std::vector<TAP_T> taps() const = 0;
+
+    //! True when the block computes on a GPU, false on the CPU fallback.
+    virtual bool on_gpu() const = 0;
+    //! The CUDA device in use, or device_cpu.
+    virtual int device() const = 0;
+    virtual int batch_size() const = 0;
+    //! Most input samples handled in one work() call so far (shows batching at work).
+    virtual uint64_t largest_batch() const = 0;
+};
+
+typedef fir_filter<float, float, float> fir_filter_fff;
+typedef fir_filter<gr_complex, gr_complex, float> fir_filter_ccf;
+typedef fir_filter<gr_complex, gr_complex, gr_complex> fir_filter_ccc;
+typedef fir_filter<float, gr_complex, gr_complex> fir_filter_fcc;
+
+} // namespace gpufilter
+} // namespace gr
+
+#endif /* INCLUDED_GPUFILTER_FIR_FILTER_H */

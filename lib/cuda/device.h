@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_CUDA_DEVICE_H
+#define INCLUDED_GPUFILTER_CUDA_DEVICE_H
+
+#include <string>
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+
+//! Number of usable CUDA devices; 0 when there is no driver or no device, with the
+//! reason in `why_none` (CUDA's message) when it is given.
+int device_count(std::string* why_none = nullptr);
+
+//! "NVIDIA H100 80GB HBM3 (sm_90)" for a device index that exists.
+std::string device_name(int device);
+
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr
+
+#endif

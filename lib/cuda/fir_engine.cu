@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "fir_engine.h"
+#include "fir_kernels.cuh"
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+
+namespace {
+
+constexpr std::size_t default_smem_limit = 48 * 1024; // no opt-in attribute needed
+
+template <class T>
+void check_parameters(const std::vector<T>& taps, int decimation)
+{
+    if (taps.empty())
+        throw std::invalid_argument("taps: must not be empty");
+    if (decimation < 1)
+        throw std::invalid_argument("decimation: must be >= 1, got " +
+                                    std::to_string(decimation));
+}
+
+unsigned blocks_for(long long n, long long per_block)
+{
+    return static_cast<unsigned>((n + per_block - 1) / per_block);
+}
+
+template <class T>
+history_then_input<device_t<T>> view(const device_buffer<T>& history,
+                                     std::size_t history_len,
+                                     const T* input,
+                                     std::size_t input_len)
+{
+    return { reinterpret_cast<const device_t<T>*>(history.get()),
+             static_cast<long long>(history_len),
+             reinterpret_cast<const device_t<T>*>(input),
+             static_cast<long long>(input_len) };
+}
+
+// dst[0, n) = src[from, from + n) on the device.
+template <class T>
+void launch_gather(history_then_input<device_t<T>> src,
+                   long long from,
+                   T* dst,
+                   std::size_t n,
+                   cudaStream_t stream)
+{
+    if (n == 0)
+        return;
+    constexpr int block = 256;
+    fir_kernels::gather<<<blocks_for(n, block), block, 0, stream>>>(
+        src, from, reinterpret_cast<device_t<T>*>(dst), static_cast<long long>(n));
+    GPUFILTER_CHECK_LAUNCH();
+}
+
+template <class In, class Tap, class Out, int R>
+void launch_tiled(history_then_input<In> src,
+                  long long first,
+                  int decimation,
+                  const Tap* taps,
+                  int ntaps,
+                  long long noutputs,
+                  Out* out,
+                  cudaStream_t stream)
+{
+    const std::size_t smem = fir_kernels::tile_smem_bytes<In, Tap>(R, decimation);
+    fir_kernels::fir_tiled<In, Tap, Out, R>
+        <<<blocks_for(noutputs, fir_kernels::threads * R), fir_kernels::threads, smem, stream>>>(
+            src, first, decimation, taps, ntaps, noutputs, out);
+    GPUFILTER_CHECK_LAUNCH();
+}
+
+} // namespace
+
+template <class In, class Tap>
+fir_engine<In, Tap>::fir_engine(const std::vector<Tap>& taps, int decimation)
+    : d_decimation(decimation)
+{
+    check_parameters(taps, decimation);
+    stream s;
+    set_taps(taps, s); // with no old history, this zero-fills the new one
+    s.synchronize();
+}
+
+template <class In, class Tap>
+void fir_engine<In, Tap>::upload_taps(cudaStream_t stream)
+{
+    std::vector<Tap> reversed(d_taps.rbegin(), d_taps.rend());
+    if (d_taps_reversed.size() < reversed.size())
+        d_taps_reversed = device_buffer<Tap>(reversed.size());
+    // Synchronous with respect to the host vector, which dies on return.
+    GPUFILTER_CHECK(cudaMemcpyAsync(d_taps_reversed.get(),
+                                    reversed.data(),
+                                    reversed.size() * sizeof(Tap),
+                                    cudaMemcpyHostToDevice,
+                                    stream));
+    GPUFILTER_CHECK(cudaStreamSynchronize(stream));
+}
+
+template <class In, class Tap>
+void fir_engine<In, Tap>::set_taps(const std::vector<Tap>& taps, cudaStream_t stream)
+{
+    check_parameters(taps, d_decimation);
+    const std::size_t old_len = d_taps.empty() ? 0 : history_len();
+    const std::size_t new_len = taps.size() - 1;
+    d_taps = taps;
+    upload_taps(stream);
+
+    // Keep the newest new_len samples of the old history, zeros before them.
+    const std::size_t capacity = std::max<std::size_t>(new_len, 1);
+    device_buffer<In>& next = d_history[d_current ^ 1];
+    if (next.size() < capacity)
+        next = device_buffer<In>(capacity);
+    const auto old_history = view(d_history[d_current], old_len, static_cast<const In*>(nullptr), 0);
+    launch_gather(old_history,
+                  static_cast<long long>(old_len) - static_cast<long long>(new_len),
+                  next.get(),
+                  new_len,
+                  stream);
+    d_current ^= 1;
+    if (d_history[d_current ^ 1].size() < capacity) {
+        // Wait for the gather before the old buffer may be freed.
+        GPUFILTER_CHECK(cudaStreamSynchronize(stream));
+        d_history[d_current ^ 1] = device_buffer<In>(capacity);
+    }
+}
+
+template <class In, class Tap>
+void fir_engine<In, Tap>::set_history(const In* host_samples, cudaStream_t stream)
+{
+    if (history_len())
+        GPUFILTER_CHECK(cudaMemcpyAsync(d_history[d_current].get(),
+                                        host_samples,
+                                        history_len() * sizeof(In),
+                                        cudaMemcpyHostToDevice,
+                                        stream));
+    GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // host_samples may go away after this
+    d_phase = 0;
+}
+
+template <class In, class Tap>
+void fir_engine<In, Tap>::reset(cudaStream_t stream)
+{
+    if (history_len())
+        GPUFILTER_CHECK(cudaMemsetAsync(
+            d_history[d_current].get(), 0, history_len() * sizeof(In), stream));
+    d_phase = 0;
+}
+
+template <class In, class Tap>
+std::size_t fir_engine<In, Tap>::output_count(std::size_t n) const
+{
+    // Outputs fall on input samples d_phase, d_phase + D, ... of this call.
+    return n > d_phase ? (n - 1 - d_phase) / d_decimation + 1 : 0;
+}
+
+template <class In, class Tap>
+std::size_t
+fir_engine<In, Tap>::process(const In* d_in, std::size_t n, out_type* d_out, cudaStream_t stream)
+{
+    using in_t = device_t<In>;
+    using tap_t = device_t<Tap>;
+    using out_t = device_t<out_type>;
+
+    const std::size_t noutputs = output_count(n);
+    const std::size_t hlen = history_len();
+    const auto src = view(d_history[d_current], hlen, d_in, n);
+
+    if (noutputs) {
+        // Output k's window starts at virtual index d_phase + k*D: its newest sample,
+        // d_phase + k*D + hlen, is input sample d_phase + k*D.
+        const auto first = static_cast<long long>(d_phase);
+        const auto taps = reinterpret_cast<const tap_t*>(d_taps_reversed.get());
+        const auto out = reinterpret_cast<out_t*>(d_out);
+        const int T = ntaps();
+        const int D = d_decimation;
+        const auto nout = static_cast<long long>(noutputs);
+        if (fir_kernels::tile_smem_bytes<in_t, tap_t>(4, D) <= default_smem_limit)
+            launch_tiled<in_t, tap_t, out_t, 4>(src, first, D, taps, T, nout, out, stream);
+        else if (fir_kernels::tile_smem_bytes<in_t, tap_t>(2, D) <= default_smem_limit)
+            launch_tiled<in_t, tap_t, out_t, 2>(src, first, D, taps, T, nout, out, stream);
+        else if (fir_kernels::tile_smem_bytes<in_t, tap_t>(1, D) <= default_smem_limit)
+            launch_tiled<in_t, tap_t, out_t, 1>(src, first, D, taps, T, nout, out, stream);
+        else {
+            constexpr int block = 128;
+            fir_kernels::fir_untiled<<<blocks_for(nout, block), block, 0, stream>>>(
+                src, first, D, taps, T, nout, out);
+            GPUFILTER_CHECK_LAUNCH();
+        }
+    }
+
+    // The next call's history: the last hlen samples of [history | input].
+    if (hlen) {
+        launch_gather(src, static_cast<long long>(n), d_history[d_current ^ 1].get(), hlen, stream);
+        d_current ^= 1;
+    }
+    d_phase = d_phase + noutputs * d_decimation - n;
+    return noutputs;
+}
+
+template class fir_engine<float, float>;
+template class fir_engine<complex, float>;
+template class fir_engine<complex, complex>;
+template class fir_engine<float, complex>;
+
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr

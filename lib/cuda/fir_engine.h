@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_CUDA_FIR_ENGINE_H
+#define INCLUDED_GPUFILTER_CUDA_FIR_ENGINE_H
+
+#include "resources.h"
+#include "sample_types.h"
+#include <cstddef>
+#include <vector>
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+
+/*!
+ * \brief Decimating FIR filter on device-resident samples, with its state.
+ *
+ * Output k of the stream is  y[k] = sum_j taps[j] * x[k*D - j]  (x[i<0] = 0), the
+ * same as gr::filter::kernel::fir_filter with zero-filled history. The engine keeps
+ * the last ntaps-1 input samples and the decimation phase on the device between
+ * calls, so any split of the input into calls gives the same outputs as one call.
+ * Only the outputs that decimation keeps are computed.
+ *
+ * All work is queued on the stream passed in; the caller orders calls on one stream.
+ */
+template <class In, class Tap>
+class fir_engine
+{
+public:
+    using out_type = filter_output_t<In, Tap>;
+
+    //! Uses the current device. Throws std::invalid_argument for empty taps or
+    //! decimation < 1.
+    fir_engine(const std::vector<Tap>& taps, int decimation);
+
+    //! New taps from the next sample on. The newest sample of the next output stays
+    //! where it was; the kept history is trimmed, or zero-padded at its old end.
+    void set_taps(const std::vector<Tap>& taps, cudaStream_t stream);
+
+    //! Replaces the history with exactly ntaps()-1 host samples (oldest first) and
+    //! restarts the decimation phase: the next input sample is the newest of the next
+    //! output. Used where the caller owns the history (GNU Radio's window).
+    void set_history(const In* host_samples, cudaStream_t stream);
+
+    //! Zero history and phase, as at construction.
+    void reset(cudaStream_t stream);
+
+    //! How many outputs process() will write for n more input samples.
+    std::size_t output_count(std::size_t n) const;
+
+    //! Filters n device samples into d_out (output_count(n) samples). Returns that count.
+    std::size_t process(const In* d_in, std::size_t n, out_type* d_out, cudaStream_t stream);
+
+    int ntaps() const { return static_cast<int>(d_taps.size()); }
+    int decimation() const { return d_decimation; }
+    const std::vector<Tap>& taps() const { return d_taps; }
+
+private:
+    std::size_t history_len() const { return d_taps.size() - 1; }
+    void upload_taps(cudaStream_t stream);
+
+    std::vector<Tap> d_taps;
+    int d_decimation;
+    std::size_t d_phase = 0; // input samples to skip before the next kept output
+    device_buffer<Tap> d_taps_reversed;
+    device_buffer<In> d_history[2]; // ping-pong: the update reads one, writes the other
+    int d_current = 0;
+};
+
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr
+
+#endif

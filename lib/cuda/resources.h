@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_CUDA_RESOURCES_H
+#define INCLUDED_GPUFILTER_CUDA_RESOURCES_H
+
+// Move-only owners of CUDA resources. Nothing else in the project calls
+// cudaMalloc/cudaFree/cudaStreamCreate/... directly, so every resource is released
+// exactly once, also when a constructor throws half-way.
+
+#include "cuda_check.h"
+#include <cstddef>
+#include <utility>
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+
+//! Makes `device` current for this thread (GNU Radio runs each block in its own thread).
+inline void use_device(int device) { GPUFILTER_CHECK(cudaSetDevice(device)); }
+
+template <class Handle, class Traits>
+class unique_handle
+{
+public:
+    unique_handle() = default;
+    explicit unique_handle(Handle h) : d_h(h) {}
+    unique_handle(unique_handle&& o) noexcept : d_h(std::exchange(o.d_h, Handle{})) {}
+    unique_handle& operator=(unique_handle&& o) noexcept
+    {
+        if (this != &o) {
+            reset();
+            d_h = std::exchange(o.d_h, Handle{});
+        }
+        return *this;
+    }
+    unique_handle(const unique_handle&) = delete;
+    unique_handle& operator=(const unique_handle&) = delete;
+    ~unique_handle() { reset(); }
+
+    Handle get() const { return d_h; }
+    operator Handle() const { return d_h; }
+    void reset()
+    {
+        if (d_h)
+            Traits::destroy(d_h); // errors at teardown are ignored: nothing can act on them
+        d_h = Handle{};
+    }
+
+private:
+    Handle d_h{};
+};
+
+struct stream_traits {
+    static void destroy(cudaStream_t s) { cudaStreamDestroy(s); }
+};
+struct event_traits {
+    static void destroy(cudaEvent_t e) { cudaEventDestroy(e); }
+};
+
+//! A non-blocking stream (does not synchronize with the legacy default stream).
+class stream : public unique_handle<cudaStream_t, stream_traits>
+{
+public:
+    stream() : unique_handle(create()) {}
+    void synchronize() const { GPUFILTER_CHECK(cudaStreamSynchronize(get())); }
+
+private:
+    static cudaStream_t create()
+    {
+        cudaStream_t s;
+        GPUFILTER_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+        return s;
+    }
+};
+
+//! An event; timing is off unless asked for (cheaper to record and wait on).
+class event : public unique_handle<cudaEvent_t, event_traits>
+{
+public:
+    explicit event(bool timing = false) : unique_handle(create(timing)) {}
+    void record(cudaStream_t s) const { GPUFILTER_CHECK(cudaEventRecord(get(), s)); }
+    void synchronize() const { GPUFILTER_CHECK(cudaEventSynchronize(get())); }
+
+private:
+    static cudaEvent_t create(bool timing)
+    {
+        cudaEvent_t e;
+        GPUFILTER_CHECK(
+            cudaEventCreateWithFlags(&e, timing ? cudaEventDefault : cudaEventDisableTiming));
+        return e;
+    }
+};
+
+//! Typed memory owner; Alloc supplies allocate/free (device or pinned host memory).
+template <class T, class Alloc>
+class buffer
+{
+public:
+    buffer() = default;
+    explicit buffer(std::size_t n) : d_size(n)
+    {
+        if (n)
+            d_ptr = static_cast<T*>(Alloc::allocate(n * sizeof(T)));
+    }
+    buffer(buffer&& o) noexcept
+        : d_ptr(std::exchange(o.d_ptr, nullptr)), d_size(std::exchange(o.d_size, 0))
+    {
+    }
+    buffer& operator=(buffer&& o) noexcept
+    {
+        if (this != &o) {
+            release();
+            d_ptr = std::exchange(o.d_ptr, nullptr);
+            d_size = std::exchange(o.d_size, 0);
+        }
+        return *this;
+    }
+    buffer(const buffer&) = delete;
+    buffer& operator=(const buffer&) = delete;
+    ~buffer() { release(); }
+
+    T* get() const { return d_ptr; }
+    std::size_t size() const { return d_size; }
+    std::size_t bytes() const { return d_size * sizeof(T); }
+
+private:
+    void release()
+    {
+        if (d_ptr)
+            Alloc::release(d_ptr);
+        d_ptr = nullptr;
+        d_size = 0;
+    }
+    T* d_ptr = nullptr;
+    std::size_t d_size = 0;
+};
+
+struct device_alloc {
+    static void* allocate(std::size_t bytes)
+    {
+        void* p;
+        GPUFILTER_CHECK(cudaMalloc(&p, bytes));
+        return p;
+    }
+    static void release(void* p) { cudaFree(p); }
+};
+struct pinned_alloc {
+    static void* allocate(std::size_t bytes)
+    {
+        void* p;
+        GPUFILTER_CHECK(cudaHostAlloc(&p, bytes, cudaHostAllocDefault));
+        return p;
+    }
+    static void release(void* p) { cudaFreeHost(p); }
+};
+
+template <class T>
+using device_buffer = buffer<T, device_alloc>;
+template <class T>
+using pinned_buffer = buffer<T, pinned_alloc>;
+
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr
+
+#endif

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_TESTS_GPU_TEST_ENV_H
+#define INCLUDED_GPUFILTER_TESTS_GPU_TEST_ENV_H
+
+#include <gtest/gtest.h>
+
+namespace gr {
+namespace gpufilter {
+namespace test {
+
+//! True when a CUDA device is usable. Without one, a GPU test skips with CUDA's
+//! reason, or fails when GPUFILTER_REQUIRE_GPU=1 (the GPU host sets it).
+bool gpu_or_skip_reason(std::string* reason);
+
+} // namespace test
+} // namespace gpufilter
+} // namespace gr
+
+#define GPUFILTER_REQUIRE_DEVICE_OR_SKIP()                                          \
+    do {                                                                            \
+        std::string gpufilter_reason;                                               \
+        if (!::gr::gpufilter::test::gpu_or_skip_reason(&gpufilter_reason)) {        \
+            if (const char* r = std::getenv("GPUFILTER_REQUIRE_GPU"); r && *r == '1') \
+                FAIL() << "GPUFILTER_REQUIRE_GPU=1 but no GPU: " << gpufilter_reason; \
+            GTEST_SKIP() << "no CUDA device: " << gpufilter_reason;                 \
+        }                                                                           \
+    } while (0)
+
+#endif

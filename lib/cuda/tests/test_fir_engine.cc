@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+// fir_engine and fir_stream against a float64 reference on random data.
+
+#include "device.h"
+#include "fir_engine.h"
+#include "fir_stream.h"
+#include "gpu_test_env.h"
+#include "reference.h"
+#include <gtest/gtest.h>
+#include <algorithm>
+#include <cstdlib>
+
+namespace gr {
+namespace gpufilter {
+namespace test {
+namespace {
+
+using cuda::complex;
+
+constexpr double direct_tolerance = 1e-5;
+
+template <class In_, class Tap_>
+struct types {
+    using In = In_;
+    using Tap = Tap_;
+    using Out = cuda::filter_output_t<In_, Tap_>;
+};
+using all_types = ::testing::Types<types<float, float>,
+                                   types<complex, float>,
+                                   types<complex, complex>,
+                                   types<float, complex>>;
+
+template <class T>
+class fir_engine_test : public ::testing::Test
+{
+protected:
+    using In = typename T::In;
+    using Tap = typename T::Tap;
+    using Out = typename T::Out;
+
+    void SetUp() override { GPUFILTER_REQUIRE_DEVICE_OR_SKIP(); }
+
+    // Runs x through one engine in calls of the given sizes (cycled), output poisoned.
+    std::vector<Out> run_engine(cuda::fir_engine<In, Tap>& engine,
+                                const std::vector<In>& x,
+                                const std::vector<std::size_t>& call_sizes)
+    {
+        cuda::stream s;
+        cuda::device_buffer<In> d_in(std::max<std::size_t>(x.size(), 1));
+        cuda::device_buffer<Out> d_out(std::max<std::size_t>(x.size(), 1));
+        std::vector<Out> poisoned(x.size(), poison<Out>());
+        GPUFILTER_CHECK(cudaMemcpy(d_in.get(), x.data(), x.size() * sizeof(In), cudaMemcpyHostToDevice));
+        GPUFILTER_CHECK(cudaMemcpy(d_out.get(), poisoned.data(), poisoned.size() * sizeof(Out), cudaMemcpyHostToDevice));
+        std::size_t consumed = 0, produced = 0;
+        for (std::size_t call = 0; consumed < x.size(); ++call) {
+            const std::size_t n = std::min(call_sizes[call % call_sizes.size()], x.size() - consumed);
+            const std::size_t expected = engine.output_count(n);
+            const std::size_t got = engine.process(d_in.get() + consumed, n, d_out.get() + produced, s);
+            EXPECT_EQ(got, expected);
+            consumed += n;
+            produced += got;
+        }
+        s.synchronize();
+        std::vector<Out> y(produced);
+        GPUFILTER_CHECK(cudaMemcpy(y.data(), d_out.get(), produced * sizeof(Out), cudaMemcpyDeviceToHost));
+        return y;
+    }
+
+    std::mt19937 rng{ 12345 };
+};
+TYPED_TEST_SUITE(fir_engine_test, all_types);
+
+TYPED_TEST(fir_engine_test, matches_float64_reference_over_taps_and_decimations)
+{
+    using In = typename TypeParam::In;
+    using Tap = typename TypeParam::Tap;
+    const std::vector<int> tap_counts = { 1, 2, 3, 7, 16, 31, 64, 255, 256, 257, 1000, 1024, 4095, 4096 };
+    const std::vector<std::size_t> calls = { 4099, 1, 17, 0, 30011, 256, 7, 12289 };
+    for (int ntaps : tap_counts) {
+        for (int D = 1; D <= 7; ++D) {
+            const auto taps = random_vector<Tap>(ntaps, this->rng);
+            const auto x = random_vector<In>(60000 + 13 * D, this->rng);
+            cuda::fir_engine<In, Tap> engine(taps, D);
+            const auto y = this->run_engine(engine, x, calls);
+            const auto want = reference_fir(x, taps, D);
+            ASSERT_EQ(y.size(), want.size()) << "ntaps=" << ntaps << " D=" << D;
+            EXPECT_LE(relative_error(y, want), direct_tolerance) << "ntaps=" << ntaps << " D=" << D;
+        }
+    }
+}
+
+TYPED_TEST(fir_engine_test, any_split_into_calls_equals_one_call)
+{
+    using In = typename TypeParam::In;
+    using Tap = typename TypeParam::Tap;
+    const auto taps = random_vector<Tap>(129, this->rng);
+    const auto x = random_vector<In>(20000, this->rng);
+    for (int D : { 1, 3, 5 }) {
+        cuda::fir_engine<In, Tap> whole(taps, D), pieces(taps, D);
+        const auto y1 = this->run_engine(whole, x, { x.size() });
+        // Many calls, several shorter than the decimation or the filter.
+        const auto y2 = this->run_engine(pieces, x, { 1, 2, 0, 5, 64, 128, 129, 130, 3 });
+        ASSERT_EQ(y1.size(), y2.size());
+        EXPECT_LE(relative_error(y2, reference_fir(x, taps, D)), direct_tolerance);
+        for (std::size_t i = 0; i < y1.size(); ++i)
+            ASSERT_EQ(y1[i], y2[i]) << "output " << i << " D=" << D;
+    }
+}
+
+TYPED_TEST(fir_engine_test, large_decimation_uses_untiled_kernel_correctly)
+{
+    using In = typename TypeParam::In;
+    using Tap = typename TypeParam::Tap;
+    for (int D : { 64, 100, 1000 }) {
+        const auto taps = random_vector<Tap>(300, this->rng);
+        const auto x = random_vector<In>(50000, this->rng);
+        cuda::fir_engine<In, Tap> engine(taps, D);
+        const auto y = this->run_engine(engine, x, { 7777, 12345 });
+        EXPECT_LE(relative_error(y, reference_fir(x, taps, D)), direct_tolerance) << "D=" << D;
+    }
+}
+
+TYPED_TEST(fir_engine_test, set_taps_keeps_stream_alignment)
+{
+    using In = typename TypeParam::In;
+    using Tap = typename TypeParam::Tap;
+    const int D = 3;
+    const auto x = random_vector<In>(9000, this->rng);
+    const std::size_t split = 4500; // a multiple of D: the switch falls on an output
+    for (int second_len : { 50, 17, 200 }) {
+        const auto taps1 = random_vector<Tap>(50, this->rng);
+        const auto taps2 = random_vector<Tap>(second_len, this->rng);
+        cuda::fir_engine<In, Tap> engine(taps1, D);
+        cuda::stream s;
+        const std::vector<In> head(x.begin(), x.begin() + split), tail(x.begin() + split, x.end());
+        const auto y1 = this->run_engine(engine, head, { 1000 });
+        engine.set_taps(taps2, s);
+        const auto y2 = this->run_engine(engine, tail, { 999 });
+
+        // After the switch the engine knows only the last 49 samples; older ones are 0.
+        std::vector<In> seen = x;
+        for (std::size_t i = 0; i + 49 < split; ++i)
+            seen[i] = In(0);
+        const auto want1 = reference_fir(head, taps1, D);
+        auto want2 = reference_fir(seen, taps2, D);
+        want2.erase(want2.begin(), want2.begin() + split / D);
+        EXPECT_LE(relative_error(y1, want1), direct_tolerance);
+        ASSERT_EQ(y2.size(), want2.size());
+        EXPECT_LE(relative_error(y2, want2), direct_tolerance) << "second_len=" << second_len;
+    }
+}
+
+TYPED_TEST(fir_engine_test, set_history_then_process_matches_reference)
+{
+    using In = typename TypeParam::In;
+    using Tap = typename TypeParam::Tap;
+    const auto taps = random_vector<Tap>(77, this->rng);
+    const auto x = random_vector<In>(5000, this->rng);
+    cuda::fir_engine<In, Tap> engine(taps, 2);
+    cuda::stream s;
+    this->run_engine(engine, random_vector<In>(333, this->rng), { 333 }); // leave phase 1
+    engine.set_history(x.data(), s);
+    const std::vector<In> rest(x.begin() + 76, x.end());
+    const auto y = this->run_engine(engine, rest, { 1234 });
+    auto want = reference_fir(x, taps, 1);
+    std::vector<cd> kept;
+    for (std::size_t i = 76; i < want.size(); i += 2)
+        kept.push_back(want[i]);
+    ASSERT_EQ(y.size(), kept.size());
+    EXPECT_LE(relative_error(y, kept), direct_tolerance);
+}
+
+TYPED_TEST(fir_engine_test, host_stream_matches_reference_across_chunks)
+{
+    using In = typename TypeParam::In;
+    using Tap = typename TypeParam::Tap;
+    using Out = typename TypeParam::Out;
+    const auto taps = random_vector<Tap>(333, this->rng);
+    const auto x = random_vector<In>(50000, this->rng);
+    for (int D : { 1, 4, 7 }) {
+        cuda::fir_stream<In, Tap> fs(0, taps, D, 1000); // chunks smaller than the calls
+        std::vector<Out> y(x.size(), poison<Out>());
+        std::size_t consumed = 0, produced = 0;
+        const std::size_t sizes[] = { 2500, 1, 999, 4001 };
+        for (int call = 0; consumed < x.size(); ++call) {
+            const std::size_t n = std::min(sizes[call % 4], x.size() - consumed);
+            produced += fs.process(x.data() + consumed, n, y.data() + produced);
+            consumed += n;
+        }
+        y.resize(produced);
+        EXPECT_LE(relative_error(y, reference_fir(x, taps, D)), direct_tolerance) << "D=" << D;
+    }
+}
+
+TEST(fir_engine_errors, bad_parameters_name_the_parameter)
+{
+    GPUFILTER_REQUIRE_DEVICE_OR_SKIP();
+    try {
+        cuda::fir_engine<float, float> e({}, 1);
+        FAIL() << "empty taps accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("taps"), std::string::npos);
+    }
+    try {
+        cuda::fir_engine<float, float> e({ 1.0f }, 0);
+        FAIL() << "decimation 0 accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("decimation"), std::string::npos);
+    }
+}
+
+TEST(fir_engine_errors, cuda_failure_throws_with_cuda_message)
+{
+    GPUFILTER_REQUIRE_DEVICE_OR_SKIP();
+    try {
+        cuda::use_device(cuda::device_count() + 7);
+        FAIL() << "an absent device was accepted";
+    } catch (const cuda::cuda_error& e) {
+        EXPECT_NE(std::string(e.what()).find("cudaErrorInvalidDevice"), std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(device, count_never_throws)
+{
+    std::string why;
+    const int n = cuda::device_count(&why);
+    EXPECT_GE(n, 0);
+    if (n == 0) {
+        EXPECT_FALSE(why.empty());
+    }
+}
+
+} // namespace
+} // namespace test
+} // namespace gpufilter
+} // namespace gr

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "device_selection.h"
+#include "cuda/device.h"
+#include <gnuradio/gpufilter/device.h>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace gpufilter {
+
+namespace {
+bool gpu_required()
+{
+    const char* v = std::getenv("GPUFILTER_REQUIRE_GPU");
+    return v && std::string(v) == "1";
+}
+} // namespace
+
+int cuda_device_count() { return cuda::device_count(); }
+
+std::string cuda_device_name(int device)
+{
+    const int count = cuda::device_count();
+    if (device < 0 || device >= count)
+        throw std::out_of_range("device: no CUDA device " + std::to_string(device) +
+                                " (found " + std::to_string(count) + ")");
+    return cuda::device_name(device);
+}
+
+int select_device(int requested, const gr::logger_ptr& logger)
+{
+    if (requested < device_cpu)
+        throw std::out_of_range("device: " + std::to_string(requested) +
+                                " is not a device index, device_auto (-1) or device_cpu (-2)");
+    if (requested == device_cpu) {
+        logger->warn("device_cpu requested: computing on the CPU (gr-filter's kernel), "
+                     "not on a GPU");
+        return device_cpu;
+    }
+    std::string why_none;
+    const int count = cuda::device_count(&why_none);
+    if (requested >= 0) {
+        if (requested >= count)
+            throw std::out_of_range("device: no CUDA device " + std::to_string(requested) +
+                                    " (found " + std::to_string(count) +
+                                    (count ? ")" : ": " + why_none + ")"));
+        return requested;
+    }
+    if (count > 0)
+        return 0;
+    if (gpu_required())
+        throw std::runtime_error("GPUFILTER_REQUIRE_GPU=1 but no usable CUDA device: " +
+                                 why_none);
+    logger->warn("no usable CUDA device ({}); computing on the CPU instead, which is "
+                 "much slower. Results are the same.",
+                 why_none);
+    return device_cpu;
+}
+
+} // namespace gpufilter
+} // namespace gr

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "fir_filter_impl.h"
+#include "device_selection.h"
+#include <gnuradio/io_signature.h>
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace gpufilter {
+
+namespace {
+template <class T>
+constexpr char type_letter()
+{
+    return std::is_same_v<T, float> ? 'f' : 'c';
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+std::string block_name()
+{
+    return std::string("gpu_fir_filter_") + type_letter<IN_T>() + type_letter<OUT_T>() +
+           type_letter<TAP_T>();
+}
+
+template <class TAP_T>
+const std::vector<TAP_T>& checked_taps(const std::vector<TAP_T>& taps)
+{
+    if (taps.empty())
+        throw std::invalid_argument("taps: must not be empty");
+    return taps;
+}
+
+int checked_decimation(int decimation)
+{
+    if (decimation < 1)
+        throw std::invalid_argument("decimation: must be >= 1, got " +
+                                    std::to_string(decimation));
+    return decimation;
+}
+
+int checked_batch_size(int batch_size)
+{
+    if (batch_size < 1)
+        throw std::invalid_argument("batch_size: must be >= 1, got " +
+                                    std::to_string(batch_size));
+    return batch_size;
+}
+} // namespace
+
+template <class IN_T, class OUT_T, class TAP_T>
+typename fir_filter<IN_T, OUT_T, TAP_T>::sptr fir_filter<IN_T, OUT_T, TAP_T>::make(
+    int decimation, const std::vector<TAP_T>& taps, int device, int batch_size)
+{
+    return gnuradio::make_block_sptr<fir_filter_impl<IN_T, OUT_T, TAP_T>>(
+        decimation, taps, device, batch_size);
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+fir_filter_impl<IN_T, OUT_T, TAP_T>::fir_filter_impl(int decimation,
+                                                     const std::vector<TAP_T>& taps,
+                                                     int device,
+                                                     int batch_size)
+    : gr::sync_decimator(block_name<IN_T, OUT_T, TAP_T>(),
+                         gr::io_signature::make(1, 1, sizeof(IN_T)),
+                         gr::io_signature::make(1, 1, sizeof(OUT_T)),
+                         checked_decimation(decimation)),
+      d_taps(checked_taps(taps)),
+      d_device(select_device(device, this->d_logger)),
+      d_gate(*this, checked_batch_size(batch_size), decimation)
+{
+    if (d_device == device_cpu)
+        d_cpu = std::make_unique<gr::filter::kernel::fir_filter<IN_T, OUT_T, TAP_T>>(taps);
+    else
+        d_gpu = std::make_unique<cuda::fir_stream<IN_T, TAP_T>>(
+            d_device, taps, decimation, static_cast<std::size_t>(batch_size));
+    this->set_history(taps.size());
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+void fir_filter_impl<IN_T, OUT_T, TAP_T>::set_taps(const std::vector<TAP_T>& taps)
+{
+    checked_taps(taps);
+    gr::thread::scoped_lock lock(this->d_setlock);
+    // As gr-filter: the filter changes now, the history on the next work() call.
+    d_taps = taps;
+    if (d_gpu)
+        d_gpu->set_taps(taps);
+    else
+        d_cpu->set_taps(taps);
+    d_updated = true;
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+std::vector<TAP_T> fir_filter_impl<IN_T, OUT_T, TAP_T>::taps() const
+{
+    return d_taps;
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+bool fir_filter_impl<IN_T, OUT_T, TAP_T>::start()
+{
+    d_gate.start();
+    return gr::sync_decimator::start();
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+bool fir_filter_impl<IN_T, OUT_T, TAP_T>::stop()
+{
+    d_gate.stop();
+    return gr::sync_decimator::stop();
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+void fir_filter_impl<IN_T, OUT_T, TAP_T>::forecast(int noutput_items,
+                                                   gr_vector_int& ninput_items_required)
+{
+    const int needed = noutput_items * this->decimation() + this->history() - 1;
+    ninput_items_required[0] = std::max(needed, d_gate.min_input_items());
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+int fir_filter_impl<IN_T, OUT_T, TAP_T>::work(int noutput_items,
+                                              gr_vector_const_void_star& input_items,
+                                              gr_vector_void_star& output_items)
+{
+    gr::thread::scoped_lock lock(this->d_setlock);
+    if (d_updated) {
+        this->set_history(d_taps.size());
+        d_updated = false;
+        d_history_stale = true;
+        return 0; // the history requirement changed: let the scheduler re-window
+    }
+
+    // The window is history() - 1 old samples followed by noutput_items*D new ones.
+    const auto in = static_cast<const IN_T*>(input_items[0]);
+    const auto out = static_cast<OUT_T*>(output_items[0]);
+    const int decimation = this->decimation();
+    const std::size_t nnew = static_cast<std::size_t>(noutput_items) * decimation;
+    d_largest_batch = std::max<uint64_t>(d_largest_batch, nnew);
+
+    if (d_cpu) { // gr-filter's own code path, for identical results
+        if (decimation == 1)
+            d_cpu->filterN(out, in, noutput_items);
+        else
+            d_cpu->filterNdec(out, in, noutput_items, decimation);
+        return noutput_items;
+    }
+
+    try {
+        if (d_history_stale) { // first call, or after new taps: GNU Radio's window rules
+            d_gpu->set_history(in);
+            d_history_stale = false;
+        }
+        d_gpu->process(in + this->history() - 1, nnew, out);
+    } catch (const std::exception& e) {
+        // An exception leaving work() would kill this thread silently and hang the
+        // flowgraph; WORK_DONE ends the stream so the flowgraph stops.
+        this->d_logger->error("GPU filtering failed, stopping this flowgraph: {}", e.what());
+        return gr::block::WORK_DONE;
+    }
+    return noutput_items;
+}
+
+template class fir_filter<float, float, float>;
+template class fir_filter<gr_complex, gr_complex, float>;
+template class fir_filter<gr_complex, gr_complex, gr_complex>;
+template class fir_filter<float, gr_complex, gr_complex>;
+
+} // namespace gpufilter
+} // namespace gr

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/***********************************************************************************/
+/* Written by hand; the hash below is checked at build time so that a change to   */
+/* the header without a matching change here fails the build.                      */
+/* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
+/* BINDTOOL_USE_PYGCCXML(0)                                                        */
+/* BINDTOOL_HEADER_FILE(fir_filter.h)                                              */
+/* BINDTOOL_HEADER_FILE_HASH(1584ea4bdbfedf9135931c34594d201e)                                       */
+/***********************************************************************************/
+
+#include <pybind11/complex.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+
+#include <gnuradio/gpufilter/fir_filter.h>
+// pydoc.h is automatically generated in the build directory
+#include <fir_filter_pydoc.h>
+
+template <class IN_T, class OUT_T, class TAP_T>
+void bind_fir_filter_template(py::module& m, const char* classname)
+{
+    using block = gr::gpufilter::fir_filter<IN_T, OUT_T, TAP_T>;
+
+    py::class_<block,
+               gr::sync_decimator,
+               gr::sync_block,
+               gr::block,
+               gr::basic_block,
+               std::shared_ptr<block>>(m, classname, D(fir_filter))
+        .def(py::init(&block::make),
+             py::arg("decimation"),
+             py::arg("taps"),
+             py::arg("device") = gr::gpufilter::device_auto,
+             py::arg("batch_size") = gr::gpufilter::default_batch_size,
+             D(fir_filter, make))
+        .def("set_taps", &block::set_taps, py::arg("taps"), D(fir_filter, set_taps))
+        .def("taps", &block::taps, D(fir_filter, taps))
+        .def("on_gpu", &block::on_gpu, D(fir_filter, on_gpu))
+        .def("device", &block::device, D(fir_filter, device))
+        .def("batch_size", &block::batch_size, D(fir_filter, batch_size))
+        .def("largest_batch", &block::largest_batch, D(fir_filter, largest_batch));
+}
+
+void bind_fir_filter(py::module& m)
+{
+    bind_fir_filter_template<float, float, float>(m, "fir_filter_fff");
+    bind_fir_filter_template<gr_complex, gr_complex, float>(m, "fir_filter_ccf");
+    bind_fir_filter_template<gr_complex, gr_complex, gr_complex>(m, "fir_filter_ccc");
+    bind_fir_filter_template<float, gr_complex, gr_complex>(m, "fir_filter_fcc");
+}

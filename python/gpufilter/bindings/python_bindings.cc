@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+#include <pybind11/pybind11.h>
+
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
+namespace py = pybind11;
+
+// Headers for binding functions
+/**************************************/
+// BINDING_FUNCTION_PROTOTYPES(
+void bind_device(py::module& m);
+void bind_fir_filter(py::module& m);
+// ) END BINDING_FUNCTION_PROTOTYPES
+
+// import_array() returns NULL on newer Pythons; wrapped so the module init compiles.
+void* init_numpy()
+{
+    import_array();
+    return NULL;
+}
+
+PYBIND11_MODULE(gpufilter_python, m)
+{
+    init_numpy(); // numpy's C API, or pybind11's numpy conversions crash
+
+    // Base classes (gr.sync_decimator ...) come from gnuradio.gr.
+    py::module::import("gnuradio.gr");
+
+    /**************************************/
+    // BINDING_FUNCTION_CALLS(
+    bind_device(m);
+    bind_fir_filter(m);
+    // ) END BINDING_FUNCTION_CALLS
+}
