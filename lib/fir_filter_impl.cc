@@ -101,6 +101,9 @@ template <class IN_T, class OUT_T, class TAP_T>
 bool fir_filter_impl<IN_T, OUT_T, TAP_T>::start()
 {
     d_gate.start();
+    // A (re)started flowgraph has fresh, zero-filled buffers: take the history from
+    // GNU Radio's window again, as gr-filter does by reading it.
+    d_history_stale = true;
     return gr::sync_decimator::start();
 }
 

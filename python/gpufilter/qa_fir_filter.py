@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""gpufilter.fir_filter_XXX against gnuradio.filter.fir_filter_XXX on random data."""
+
+import threading
+import time
+
+import numpy as np
+import pmt
+from gnuradio import blocks, filter, gpufilter, gr, gr_unittest
+
+from gpu_test_support import GPU_REQUIRED, gpu_count, random_samples, relative_error, skip_without_gpu
+
+# name -> (input complex?, taps complex?, vector source, vector sink)
+VARIANTS = {
+    "fff": (False, False, blocks.vector_source_f, blocks.vector_sink_f),
+    "ccf": (True, False, blocks.vector_source_c, blocks.vector_sink_c),
+    "ccc": (True, True, blocks.vector_source_c, blocks.vector_sink_c),
+    "fcc": (False, True, blocks.vector_source_f, blocks.vector_sink_c),
+}
+TOLERANCE = 1e-5
+
+
+def make_pair(name, decimation, taps, **gpu_options):
+    ours = getattr(gpufilter, "fir_filter_" + name)(decimation, taps, **gpu_options)
+    theirs = getattr(filter, "fir_filter_" + name)(decimation, taps)
+    return ours, theirs
+
+
+class gated_source(gr.sync_block):
+    """Emits `first` samples, waits for release(), then the rest: a deterministic
+    point in the stream at which the test can act (e.g. set_taps)."""
+
+    def __init__(self, data, first):
+        gr.sync_block.__init__(self, "gated_source", None, [data.dtype])
+        self.data, self.first, self.pos = data, first, 0
+        self.released = threading.Event()
+
+    def release(self):
+        self.released.set()
+
+    def work(self, input_items, output_items):
+        out = output_items[0]
+        limit = len(self.data) if self.released.is_set() else self.first
+        if self.pos >= len(self.data):
+            return -1
+        n = min(len(out), limit - self.pos)
+        if n <= 0:
+            time.sleep(0.001)
+            return 0
+        out[:n] = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return n
+
+
+class qa_fir_filter(gr_unittest.TestCase):
+    def setUp(self):
+        self.rng = np.random.default_rng(2026)
+        gpu_count()  # fails here under GPUFILTER_REQUIRE_GPU=1 without a GPU
+
+    def run_both(self, name, decimation, taps, x, tags=(), **gpu_options):
+        in_c, _, source, sink = VARIANTS[name]
+        tb = gr.top_block()
+        src = source(x.tolist(), False, 1, list(tags))
+        ours, theirs = make_pair(name, decimation, taps, **gpu_options)
+        got, want = sink(), sink()
+        tb.connect(src, ours, got)
+        tb.connect(src, theirs, want)
+        tb.run()
+        if GPU_REQUIRED and gpu_options.get("device") != gpufilter.device_cpu:
+            self.assertTrue(ours.on_gpu())
+        return ours, got, want
+
+    def taps_for(self, name, n):
+        return random_samples(self.rng, n, VARIANTS[name][1]).tolist()
+
+    def test_matches_gr_filter_all_types_and_decimations(self):
+        for name, (in_c, _, _, _) in VARIANTS.items():
+            for ntaps in (1, 16, 63, 256):
+                taps = self.taps_for(name, ntaps)
+                for decimation in range(1, 8):
+                    x = random_samples(self.rng, 20000 + decimation, in_c)
+                    _, got, want = self.run_both(name, decimation, taps, x)
+                    msg = f"{name} ntaps={ntaps} decimation={decimation}"
+                    self.assertEqual(len(got.data()), len(want.data()), msg)
+                    self.assertLessEqual(relative_error(got.data(), want.data()), TOLERANCE, msg)
+
+    def test_tiny_streams_give_gr_filters_whole_output(self):
+        for n in (1, 2, 6, 7, 160, 161):
+            for decimation in (1, 3, 7):
+                x = random_samples(self.rng, n, True)
+                _, got, want = self.run_both("ccf", decimation, self.taps_for("ccf", 31), x)
+                self.assertEqual(len(got.data()), n // decimation, f"n={n} D={decimation}")
+                self.assertEqual(len(got.data()), len(want.data()))
+                if n // decimation:
+                    self.assertLessEqual(relative_error(got.data(), want.data()), TOLERANCE)
+
+    def test_tags_propagate_like_gr_filter(self):
+        x = random_samples(self.rng, 5000, True)
+        tags = [gr.tag_utils.python_to_tag((off, pmt.intern("k"), pmt.from_long(off), pmt.intern("src")))
+                for off in (0, 1, 2, 999, 1000, 1001, 2500, 4997, 4998, 4999)]
+        for decimation in (1, 2, 3, 7):
+            _, got, want = self.run_both("ccf", decimation, self.taps_for("ccf", 40), x, tags)
+            ours = [(t.offset, pmt.to_long(t.value)) for t in got.tags()]
+            theirs = [(t.offset, pmt.to_long(t.value)) for t in want.tags()]
+            self.assertTrue(len(theirs) > 0)
+            self.assertEqual(ours, theirs, f"D={decimation}")
+
+    def test_set_taps_mid_stream(self):
+        """Both blocks get new taps at the same stream position; outputs must agree,
+        also when the tap count (and so the history) changes."""
+        for new_len in (40, 9, 120):
+            for decimation in (1, 3):
+                x = random_samples(self.rng, 30000, True)
+                first = 12000
+                taps1, taps2 = self.taps_for("ccf", 40), self.taps_for("ccf", new_len)
+                tb = gr.top_block()
+                src = gated_source(x, first)
+                ours, theirs = make_pair("ccf", decimation, taps1, batch_size=1)
+                got, want = blocks.vector_sink_c(), blocks.vector_sink_c()
+                tb.connect(src, ours, got)
+                tb.connect(src, theirs, want)
+                tb.start()
+                deadline = time.time() + 30
+                while time.time() < deadline and not (
+                        ours.nitems_written(0) == theirs.nitems_written(0) == first // decimation):
+                    time.sleep(0.002)
+                self.assertEqual(ours.nitems_written(0), first // decimation)
+                ours.set_taps(taps2)
+                theirs.set_taps(taps2)
+                src.release()
+                tb.wait()
+                msg = f"new_len={new_len} D={decimation}"
+                self.assertEqual(ours.taps(), theirs.taps())
+                self.assertEqual(len(got.data()), len(want.data()), msg)
+                self.assertLessEqual(relative_error(got.data(), want.data()), TOLERANCE, msg)
+
+    def test_large_batches_from_stock_neighbours(self):
+        """Default buffers around the block, yet work() sees whole batches, and the
+        output length is still exact."""
+        n = 3_000_000 + 5
+        batch = 1 << 18
+        tb = gr.top_block()
+        src = blocks.vector_source_c(random_samples(self.rng, 4096, True).tolist(), True)
+        head = blocks.head(gr.sizeof_gr_complex, n)
+        ours = gpufilter.fir_filter_ccf(4, self.taps_for("ccf", 64), batch_size=batch)
+        sink = blocks.null_sink(gr.sizeof_gr_complex)
+        tb.connect(src, head, ours, sink)
+        tb.run()
+        self.assertEqual(ours.nitems_written(0), n // 4)
+        self.assertGreaterEqual(ours.largest_batch(), batch)
+
+    def test_restart_starts_from_zero_history_like_gr_filter(self):
+        x = random_samples(self.rng, 3000, True)
+        taps = self.taps_for("ccf", 50)
+        tb = gr.top_block()
+        src = blocks.vector_source_c(x.tolist())
+        ours, theirs = make_pair("ccf", 2, taps)
+        got, want = blocks.vector_sink_c(), blocks.vector_sink_c()
+        tb.connect(src, ours, got)
+        tb.connect(src, theirs, want)
+        tb.run()
+        src.rewind()
+        tb.run()
+        self.assertEqual(len(got.data()), len(want.data()))
+        self.assertLessEqual(relative_error(got.data(), want.data()), TOLERANCE)
+
+    def test_cpu_device_gives_same_results(self):
+        x = random_samples(self.rng, 10000, True)
+        taps = self.taps_for("ccc", 33)
+        ours, got, want = self.run_both("ccc", 3, taps, x, device=gpufilter.device_cpu)
+        self.assertFalse(ours.on_gpu())
+        self.assertEqual(ours.device(), gpufilter.device_cpu)
+        self.assertLessEqual(relative_error(got.data(), want.data()), TOLERANCE)
+
+    def test_runs_on_gpu_when_there_is_one(self):
+        skip_without_gpu(self)
+        blk = gpufilter.fir_filter_ccf(1, [1.0, 0.5])
+        self.assertTrue(blk.on_gpu())
+        self.assertEqual(blk.device(), 0)
+        self.assertIn("sm_", gpufilter.cuda_device_name(0))
+
+    def test_bad_parameters_name_themselves(self):
+        cases = [
+            (ValueError, "decimation", lambda: gpufilter.fir_filter_ccf(0, [1.0])),
+            (ValueError, "decimation", lambda: gpufilter.fir_filter_fff(-3, [1.0])),
+            (ValueError, "taps", lambda: gpufilter.fir_filter_ccf(1, [])),
+            (IndexError, "device", lambda: gpufilter.fir_filter_ccf(1, [1.0], 99)),
+            (IndexError, "device", lambda: gpufilter.fir_filter_ccf(1, [1.0], -7)),
+            (ValueError, "batch_size", lambda: gpufilter.fir_filter_ccf(1, [1.0], -1, 0)),
+            (IndexError, "device", lambda: gpufilter.cuda_device_name(99)),
+        ]
+        for exc, word, make in cases:
+            with self.assertRaises(exc) as ctx:
+                make()
+            self.assertIn(word, str(ctx.exception))
+        blk = gpufilter.fir_filter_ccf(1, [1.0])
+        with self.assertRaises(ValueError):
+            blk.set_taps([])
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_fir_filter)

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Builds for the GPU host (sm_90 by default) and packs GNU Radio's runtime plus this
+# build into .gpu/gr-runtime.tar.xz, which scripts/gpu_host_check.sh unpacks there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+arch="${CUDA_ARCH:-90}"
+build=.gpu/build
+cmake -S . -B "$build" -DCMAKE_CUDA_ARCHITECTURES="$arch" \
+    -DPYTHON_EXECUTABLE=/usr/bin/python3 -DCMAKE_INSTALL_PREFIX=/usr/local >/dev/null
+cmake --build "$build" -j"$(nproc)"
+rm -rf .gpu/stage
+cmake --install "$build" --prefix "$PWD/.gpu/stage" >/dev/null
+# C++ test and benchmark binaries are not installed by the project; the check runs them.
+mkdir -p .gpu/stage/bin
+find "$build" -maxdepth 4 -type f -executable \( -name 'test_*' -o -name 'bench_*' \) \
+    -exec cp {} .gpu/stage/bin/ \;
+../shared/gr-runtime/pack --stage .gpu/stage --out .gpu/gr-runtime.tar.xz
+ls -la .gpu/gr-runtime.tar.xz
