@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "device_selection.h"
 #include "cuda/device.h"
+#include "device_selection.h"
 #include <gnuradio/gpufilter/device.h>
 #include <cstdlib>
 #include <stdexcept>
@@ -31,8 +31,9 @@ std::string cuda_device_name(int device)
 int select_device(int requested, const gr::logger_ptr& logger)
 {
     if (requested < device_cpu)
-        throw std::out_of_range("device: " + std::to_string(requested) +
-                                " is not a device index, device_auto (-1) or device_cpu (-2)");
+        throw std::out_of_range(
+            "device: " + std::to_string(requested) +
+            " is not a device index, device_auto (-1) or device_cpu (-2)");
     if (requested == device_cpu) {
         logger->warn("device_cpu requested: computing on the CPU (gr-filter's kernel), "
                      "not on a GPU");
@@ -42,9 +43,9 @@ int select_device(int requested, const gr::logger_ptr& logger)
     const int count = cuda::device_count(&why_none);
     if (requested >= 0) {
         if (requested >= count)
-            throw std::out_of_range("device: no CUDA device " + std::to_string(requested) +
-                                    " (found " + std::to_string(count) +
-                                    (count ? ")" : ": " + why_none + ")"));
+            throw std::out_of_range(
+                "device: no CUDA device " + std::to_string(requested) + " (found " +
+                std::to_string(count) + (count ? ")" : ": " + why_none + ")"));
         return requested;
     }
     if (count > 0)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "fir_filter_impl.h"
 #include "device_selection.h"
+#include "fir_filter_impl.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <stdexcept>
@@ -70,7 +70,8 @@ fir_filter_impl<IN_T, OUT_T, TAP_T>::fir_filter_impl(int decimation,
       d_gate(*this, checked_batch_size(batch_size), decimation)
 {
     if (d_device == device_cpu)
-        d_cpu = std::make_unique<gr::filter::kernel::fir_filter<IN_T, OUT_T, TAP_T>>(taps);
+        d_cpu =
+            std::make_unique<gr::filter::kernel::fir_filter<IN_T, OUT_T, TAP_T>>(taps);
     else
         d_gpu = std::make_unique<cuda::fir_stream<IN_T, TAP_T>>(
             d_device, taps, decimation, static_cast<std::size_t>(batch_size));
@@ -159,7 +160,8 @@ int fir_filter_impl<IN_T, OUT_T, TAP_T>::work(int noutput_items,
     } catch (const std::exception& e) {
         // An exception leaving work() would kill this thread silently and hang the
         // flowgraph; WORK_DONE ends the stream so the flowgraph stops.
-        this->d_logger->error("GPU filtering failed, stopping this flowgraph: {}", e.what());
+        this->d_logger->error("GPU filtering failed, stopping this flowgraph: {}",
+                              e.what());
         return gr::block::WORK_DONE;
     }
     return noutput_items;

@@ -15,7 +15,10 @@ template <class IN_T, class OUT_T, class TAP_T>
 class fir_filter_impl : public fir_filter<IN_T, OUT_T, TAP_T>
 {
 public:
-    fir_filter_impl(int decimation, const std::vector<TAP_T>& taps, int device, int batch_size);
+    fir_filter_impl(int decimation,
+                    const std::vector<TAP_T>& taps,
+                    int device,
+                    int batch_size);
 
     void set_taps(const std::vector<TAP_T>& taps) override;
     std::vector<TAP_T> taps() const override;
@@ -38,8 +41,8 @@ private:
     std::unique_ptr<cuda::fir_stream<IN_T, TAP_T>> d_gpu;
     std::unique_ptr<gr::filter::kernel::fir_filter<IN_T, OUT_T, TAP_T>> d_cpu;
     batch_gate d_gate;
-    bool d_updated = false;       // taps changed: history must follow first
-    bool d_history_stale = true;  // the GPU must take its history from GNU Radio's window
+    bool d_updated = false;      // taps changed: history must follow first
+    bool d_history_stale = true; // the GPU must take its history from GNU Radio's window
     uint64_t d_largest_batch = 0;
 };
 

@@ -31,11 +31,8 @@ const char* cufft_error_name(cufftResult err)
     }
 }
 
-std::string describe(const char* library_message,
-                     int code,
-                     const char* expr,
-                     const char* file,
-                     int line)
+std::string describe(
+    const char* library_message, int code, const char* expr, const char* file, int line)
 {
     std::ostringstream s;
     s << "CUDA error: " << library_message << " (code " << code << ") in " << expr

@@ -24,8 +24,10 @@ private:
     int d_code;
 };
 
-[[noreturn]] void throw_error(cudaError_t err, const char* expr, const char* file, int line);
-[[noreturn]] void throw_error(cufftResult err, const char* expr, const char* file, int line);
+[[noreturn]] void
+throw_error(cudaError_t err, const char* expr, const char* file, int line);
+[[noreturn]] void
+throw_error(cufftResult err, const char* expr, const char* file, int line);
 
 inline void check(cudaError_t err, const char* expr, const char* file, int line)
 {
@@ -43,7 +45,8 @@ inline void check(cufftResult err, const char* expr, const char* file, int line)
 } // namespace gr
 
 //! Checks a CUDA runtime or cuFFT call and throws cuda_error if it failed.
-#define GPUFILTER_CHECK(expr) ::gr::gpufilter::cuda::check((expr), #expr, __FILE__, __LINE__)
+#define GPUFILTER_CHECK(expr) \
+    ::gr::gpufilter::cuda::check((expr), #expr, __FILE__, __LINE__)
 
 //! Checks the launch just made (bad configuration, no kernel image for this GPU).
 #define GPUFILTER_CHECK_LAUNCH() GPUFILTER_CHECK(cudaGetLastError())

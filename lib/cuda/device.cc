@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "device.h"
 #include "cuda_check.h"
+#include "device.h"
 #include <cuda_runtime_api.h>
 
 namespace gr {
@@ -14,7 +14,8 @@ int device_count(std::string* why_none)
     if (err != cudaSuccess) {
         cudaGetLastError(); // clear it: no driver is a normal answer here
         if (why_none)
-            *why_none = std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err);
+            *why_none =
+                std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err);
         return 0;
     }
     if (n == 0 && why_none)

@@ -37,7 +37,10 @@ __device__ __forceinline__ float2 zero<float2>()
 }
 
 // acc += x * h for every real/complex combination of x and h.
-__device__ __forceinline__ void mac(float& acc, float x, float h) { acc = fmaf(x, h, acc); }
+__device__ __forceinline__ void mac(float& acc, float x, float h)
+{
+    acc = fmaf(x, h, acc);
+}
 __device__ __forceinline__ void mac(float2& acc, float2 x, float h)
 {
     acc.x = fmaf(x.x, h, acc.x);

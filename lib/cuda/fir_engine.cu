@@ -68,8 +68,10 @@ void launch_tiled(history_then_input<In> src,
 {
     const std::size_t smem = fir_kernels::tile_smem_bytes<In, Tap>(R, decimation);
     fir_kernels::fir_tiled<In, Tap, Out, R>
-        <<<blocks_for(noutputs, fir_kernels::threads * R), fir_kernels::threads, smem, stream>>>(
-            src, first, decimation, taps, ntaps, noutputs, out);
+        <<<blocks_for(noutputs, fir_kernels::threads * R),
+           fir_kernels::threads,
+           smem,
+           stream>>>(src, first, decimation, taps, ntaps, noutputs, out);
     GPUFILTER_CHECK_LAUNCH();
 }
 
@@ -114,7 +116,8 @@ void fir_engine<In, Tap>::set_taps(const std::vector<Tap>& taps, cudaStream_t st
     device_buffer<In>& next = d_history[d_current ^ 1];
     if (next.size() < capacity)
         next = device_buffer<In>(capacity);
-    const auto old_history = view(d_history[d_current], old_len, static_cast<const In*>(nullptr), 0);
+    const auto old_history =
+        view(d_history[d_current], old_len, static_cast<const In*>(nullptr), 0);
     launch_gather(old_history,
                   static_cast<long long>(old_len) - static_cast<long long>(new_len),
                   next.get(),
@@ -158,8 +161,10 @@ std::size_t fir_engine<In, Tap>::output_count(std::size_t n) const
 }
 
 template <class In, class Tap>
-std::size_t
-fir_engine<In, Tap>::process(const In* d_in, std::size_t n, out_type* d_out, cudaStream_t stream)
+std::size_t fir_engine<In, Tap>::process(const In* d_in,
+                                         std::size_t n,
+                                         out_type* d_out,
+                                         cudaStream_t stream)
 {
     using in_t = device_t<In>;
     using tap_t = device_t<Tap>;
@@ -179,11 +184,14 @@ fir_engine<In, Tap>::process(const In* d_in, std::size_t n, out_type* d_out, cud
         const int D = d_decimation;
         const auto nout = static_cast<long long>(noutputs);
         if (fir_kernels::tile_smem_bytes<in_t, tap_t>(4, D) <= default_smem_limit)
-            launch_tiled<in_t, tap_t, out_t, 4>(src, first, D, taps, T, nout, out, stream);
+            launch_tiled<in_t, tap_t, out_t, 4>(
+                src, first, D, taps, T, nout, out, stream);
         else if (fir_kernels::tile_smem_bytes<in_t, tap_t>(2, D) <= default_smem_limit)
-            launch_tiled<in_t, tap_t, out_t, 2>(src, first, D, taps, T, nout, out, stream);
+            launch_tiled<in_t, tap_t, out_t, 2>(
+                src, first, D, taps, T, nout, out, stream);
         else if (fir_kernels::tile_smem_bytes<in_t, tap_t>(1, D) <= default_smem_limit)
-            launch_tiled<in_t, tap_t, out_t, 1>(src, first, D, taps, T, nout, out, stream);
+            launch_tiled<in_t, tap_t, out_t, 1>(
+                src, first, D, taps, T, nout, out, stream);
         else {
             constexpr int block = 128;
             fir_kernels::fir_untiled<<<blocks_for(nout, block), block, 0, stream>>>(
@@ -194,7 +202,8 @@ fir_engine<In, Tap>::process(const In* d_in, std::size_t n, out_type* d_out, cud
 
     // The next call's history: the last hlen samples of [history | input].
     if (hlen) {
-        launch_gather(src, static_cast<long long>(n), d_history[d_current ^ 1].get(), hlen, stream);
+        launch_gather(
+            src, static_cast<long long>(n), d_history[d_current ^ 1].get(), hlen, stream);
         d_current ^= 1;
     }
     d_phase = d_phase + noutputs * d_decimation - n;

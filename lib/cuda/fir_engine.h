@@ -48,7 +48,8 @@ public:
     std::size_t output_count(std::size_t n) const;
 
     //! Filters n device samples into d_out (output_count(n) samples). Returns that count.
-    std::size_t process(const In* d_in, std::size_t n, out_type* d_out, cudaStream_t stream);
+    std::size_t
+    process(const In* d_in, std::size_t n, out_type* d_out, cudaStream_t stream);
 
     int ntaps() const { return static_cast<int>(d_taps.size()); }
     int decimation() const { return d_decimation; }

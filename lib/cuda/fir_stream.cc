@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "fir_stream.h"
 #include "fir_engine.h"
+#include "fir_stream.h"
 #include "resources.h"
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -24,6 +25,13 @@ struct fir_stream<In, Tap>::impl {
     }
 
     int device;
+    // Test hook: GPUFILTER_TEST_FAIL_AFTER=N makes call N+1 of process() issue an
+    // invalid copy, a real CUDA error, so tests can check that a failing GPU stops a
+    // flowgraph with CUDA's message instead of hanging it. Read once, here.
+    long fail_after = std::getenv("GPUFILTER_TEST_FAIL_AFTER")
+                          ? std::atol(std::getenv("GPUFILTER_TEST_FAIL_AFTER"))
+                          : -1;
+    long calls = 0;
     fir_engine<In, Tap> engine;
     std::size_t max_chunk;
     pinned_buffer<In> host_in;
@@ -77,6 +85,9 @@ std::size_t fir_stream<In, Tap>::process(const In* in, std::size_t n, out_type* 
 {
     impl& s = *d_impl;
     use_device(s.device);
+    if (s.fail_after >= 0 && s.calls++ >= s.fail_after)
+        GPUFILTER_CHECK(cudaMemcpyAsync(
+            nullptr, s.host_in.get(), 1, cudaMemcpyHostToDevice, s.stream));
     std::size_t written = 0;
     for (std::size_t done = 0; done < n;) {
         const std::size_t count = std::min(s.max_chunk, n - done);
@@ -86,7 +97,8 @@ std::size_t fir_stream<In, Tap>::process(const In* in, std::size_t n, out_type* 
                                         count * sizeof(In),
                                         cudaMemcpyHostToDevice,
                                         s.stream));
-        const std::size_t nout = s.engine.process(s.dev_in.get(), count, s.dev_out.get(), s.stream);
+        const std::size_t nout =
+            s.engine.process(s.dev_in.get(), count, s.dev_out.get(), s.stream);
         GPUFILTER_CHECK(cudaMemcpyAsync(s.host_out.get(),
                                         s.dev_out.get(),
                                         nout * sizeof(out_type),

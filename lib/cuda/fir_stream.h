@@ -25,7 +25,10 @@ class fir_stream
 public:
     using out_type = filter_output_t<In, Tap>;
 
-    fir_stream(int device, const std::vector<Tap>& taps, int decimation, std::size_t max_chunk);
+    fir_stream(int device,
+               const std::vector<Tap>& taps,
+               int decimation,
+               std::size_t max_chunk);
     ~fir_stream();
     fir_stream(fir_stream&&) noexcept;
     fir_stream& operator=(fir_stream&&) noexcept;

@@ -41,7 +41,8 @@ public:
     void reset()
     {
         if (d_h)
-            Traits::destroy(d_h); // errors at teardown are ignored: nothing can act on them
+            Traits::destroy(
+                d_h); // errors at teardown are ignored: nothing can act on them
         d_h = Handle{};
     }
 
@@ -84,8 +85,8 @@ private:
     static cudaEvent_t create(bool timing)
     {
         cudaEvent_t e;
-        GPUFILTER_CHECK(
-            cudaEventCreateWithFlags(&e, timing ? cudaEventDefault : cudaEventDisableTiming));
+        GPUFILTER_CHECK(cudaEventCreateWithFlags(
+            &e, timing ? cudaEventDefault : cudaEventDisableTiming));
         return e;
     }
 };

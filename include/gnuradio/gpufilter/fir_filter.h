@@ -13,8 +13,8 @@ namespace gr {
 namespace gpufilter {
 
 /*!
- * \brief Decimating FIR filter computed on a GPU, a drop-in for gr::filter::fir_filter_XXX.
- * \ingroup gpufilter
+ * \brief Decimating FIR filter computed on a GPU, a drop-in for
+ * gr::filter::fir_filter_XXX. \ingroup gpufilter
  *
  * \details
  * Same arguments, output, history, decimation phase and tags as gr-filter's block:
@@ -35,7 +35,8 @@ public:
      * \param decimation  keep every decimation-th output (>= 1)
      * \param taps        filter taps (not empty)
      * \param device      CUDA device index, device_auto (-1) or device_cpu (-2)
-     * \param batch_size  input samples per GPU transfer (>= 1); latency/throughput trade-off
+     * \param batch_size  input samples per GPU transfer (>= 1); latency/throughput
+     * trade-off
      */
     static sptr make(int decimation,
                      const std::vector<TAP_T>& taps,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "gpu_test_env.h"
 #include "device.h"
+#include "gpu_test_env.h"
 
 namespace gr {
 namespace gpufilter {

@@ -16,14 +16,14 @@ bool gpu_or_skip_reason(std::string* reason);
 } // namespace gpufilter
 } // namespace gr
 
-#define GPUFILTER_REQUIRE_DEVICE_OR_SKIP()                                          \
-    do {                                                                            \
-        std::string gpufilter_reason;                                               \
-        if (!::gr::gpufilter::test::gpu_or_skip_reason(&gpufilter_reason)) {        \
+#define GPUFILTER_REQUIRE_DEVICE_OR_SKIP()                                            \
+    do {                                                                              \
+        std::string gpufilter_reason;                                                 \
+        if (!::gr::gpufilter::test::gpu_or_skip_reason(&gpufilter_reason)) {          \
             if (const char* r = std::getenv("GPUFILTER_REQUIRE_GPU"); r && *r == '1') \
                 FAIL() << "GPUFILTER_REQUIRE_GPU=1 but no GPU: " << gpufilter_reason; \
-            GTEST_SKIP() << "no CUDA device: " << gpufilter_reason;                 \
-        }                                                                           \
+            GTEST_SKIP() << "no CUDA device: " << gpufilter_reason;                   \
+        }                                                                             \
     } while (0)
 
 #endif

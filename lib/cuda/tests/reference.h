@@ -48,7 +48,8 @@ inline cd widen(cuda::complex x) { return cd(x.real(), x.imag()); }
 
 //! y[k] = sum_j taps[j] * x[k*D - j], x[i < 0] = 0, in float64.
 template <class In, class Tap>
-std::vector<cd> reference_fir(const std::vector<In>& x, const std::vector<Tap>& taps, int D)
+std::vector<cd>
+reference_fir(const std::vector<In>& x, const std::vector<Tap>& taps, int D)
 {
     std::vector<cd> y;
     for (std::size_t newest = 0; newest < x.size(); newest += D) {

@@ -49,20 +49,27 @@ protected:
         cuda::device_buffer<In> d_in(std::max<std::size_t>(x.size(), 1));
         cuda::device_buffer<Out> d_out(std::max<std::size_t>(x.size(), 1));
         std::vector<Out> poisoned(x.size(), poison<Out>());
-        GPUFILTER_CHECK(cudaMemcpy(d_in.get(), x.data(), x.size() * sizeof(In), cudaMemcpyHostToDevice));
-        GPUFILTER_CHECK(cudaMemcpy(d_out.get(), poisoned.data(), poisoned.size() * sizeof(Out), cudaMemcpyHostToDevice));
+        GPUFILTER_CHECK(cudaMemcpy(
+            d_in.get(), x.data(), x.size() * sizeof(In), cudaMemcpyHostToDevice));
+        GPUFILTER_CHECK(cudaMemcpy(d_out.get(),
+                                   poisoned.data(),
+                                   poisoned.size() * sizeof(Out),
+                                   cudaMemcpyHostToDevice));
         std::size_t consumed = 0, produced = 0;
         for (std::size_t call = 0; consumed < x.size(); ++call) {
-            const std::size_t n = std::min(call_sizes[call % call_sizes.size()], x.size() - consumed);
+            const std::size_t n =
+                std::min(call_sizes[call % call_sizes.size()], x.size() - consumed);
             const std::size_t expected = engine.output_count(n);
-            const std::size_t got = engine.process(d_in.get() + consumed, n, d_out.get() + produced, s);
+            const std::size_t got =
+                engine.process(d_in.get() + consumed, n, d_out.get() + produced, s);
             EXPECT_EQ(got, expected);
             consumed += n;
             produced += got;
         }
         s.synchronize();
         std::vector<Out> y(produced);
-        GPUFILTER_CHECK(cudaMemcpy(y.data(), d_out.get(), produced * sizeof(Out), cudaMemcpyDeviceToHost));
+        GPUFILTER_CHECK(cudaMemcpy(
+            y.data(), d_out.get(), produced * sizeof(Out), cudaMemcpyDeviceToHost));
         return y;
     }
 
@@ -74,7 +81,8 @@ TYPED_TEST(fir_engine_test, matches_float64_reference_over_taps_and_decimations)
 {
     using In = typename TypeParam::In;
     using Tap = typename TypeParam::Tap;
-    const std::vector<int> tap_counts = { 1, 2, 3, 7, 16, 31, 64, 255, 256, 257, 1000, 1024, 4095, 4096 };
+    const std::vector<int> tap_counts = { 1,   2,   3,   7,    16,   31,   64,
+                                          255, 256, 257, 1000, 1024, 4095, 4096 };
     const std::vector<std::size_t> calls = { 4099, 1, 17, 0, 30011, 256, 7, 12289 };
     for (int ntaps : tap_counts) {
         for (int D = 1; D <= 7; ++D) {
@@ -84,7 +92,8 @@ TYPED_TEST(fir_engine_test, matches_float64_reference_over_taps_and_decimations)
             const auto y = this->run_engine(engine, x, calls);
             const auto want = reference_fir(x, taps, D);
             ASSERT_EQ(y.size(), want.size()) << "ntaps=" << ntaps << " D=" << D;
-            EXPECT_LE(relative_error(y, want), direct_tolerance) << "ntaps=" << ntaps << " D=" << D;
+            EXPECT_LE(relative_error(y, want), direct_tolerance)
+                << "ntaps=" << ntaps << " D=" << D;
         }
     }
 }
@@ -116,7 +125,8 @@ TYPED_TEST(fir_engine_test, large_decimation_uses_untiled_kernel_correctly)
         const auto x = random_vector<In>(50000, this->rng);
         cuda::fir_engine<In, Tap> engine(taps, D);
         const auto y = this->run_engine(engine, x, { 7777, 12345 });
-        EXPECT_LE(relative_error(y, reference_fir(x, taps, D)), direct_tolerance) << "D=" << D;
+        EXPECT_LE(relative_error(y, reference_fir(x, taps, D)), direct_tolerance)
+            << "D=" << D;
     }
 }
 
@@ -132,7 +142,8 @@ TYPED_TEST(fir_engine_test, set_taps_keeps_stream_alignment)
         const auto taps2 = random_vector<Tap>(second_len, this->rng);
         cuda::fir_engine<In, Tap> engine(taps1, D);
         cuda::stream s;
-        const std::vector<In> head(x.begin(), x.begin() + split), tail(x.begin() + split, x.end());
+        const std::vector<In> head(x.begin(), x.begin() + split),
+            tail(x.begin() + split, x.end());
         const auto y1 = this->run_engine(engine, head, { 1000 });
         engine.set_taps(taps2, s);
         const auto y2 = this->run_engine(engine, tail, { 999 });
@@ -146,7 +157,8 @@ TYPED_TEST(fir_engine_test, set_taps_keeps_stream_alignment)
         want2.erase(want2.begin(), want2.begin() + split / D);
         EXPECT_LE(relative_error(y1, want1), direct_tolerance);
         ASSERT_EQ(y2.size(), want2.size());
-        EXPECT_LE(relative_error(y2, want2), direct_tolerance) << "second_len=" << second_len;
+        EXPECT_LE(relative_error(y2, want2), direct_tolerance)
+            << "second_len=" << second_len;
     }
 }
 
@@ -188,7 +200,8 @@ TYPED_TEST(fir_engine_test, host_stream_matches_reference_across_chunks)
             consumed += n;
         }
         y.resize(produced);
-        EXPECT_LE(relative_error(y, reference_fir(x, taps, D)), direct_tolerance) << "D=" << D;
+        EXPECT_LE(relative_error(y, reference_fir(x, taps, D)), direct_tolerance)
+            << "D=" << D;
     }
 }
 

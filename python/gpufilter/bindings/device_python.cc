@@ -4,7 +4,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(device.h)                                                  */
-/* BINDTOOL_HEADER_FILE_HASH(0a018981f79d1bebf39972b70ade3375)                                       */
+/* BINDTOOL_HEADER_FILE_HASH(0a018981f79d1bebf39972b70ade3375) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

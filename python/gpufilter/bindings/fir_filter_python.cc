@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(fir_filter.h)                                              */
-/* BINDTOOL_HEADER_FILE_HASH(1584ea4bdbfedf9135931c34594d201e)                                       */
+/* BINDTOOL_HEADER_FILE_HASH(eefa14a7f86c13da332f28f37e464345) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

@@ -2,7 +2,8 @@
 #include "pydoc_macros.h"
 #define D(...) DOC(gr, gpufilter, __VA_ARGS__)
 
-static const char* __doc_gr_gpufilter_fir_filter = R"doc(Decimating FIR filter computed on a GPU; a drop-in for gnuradio.filter.fir_filter_XXX.
+static const char* __doc_gr_gpufilter_fir_filter =
+    R"doc(Decimating FIR filter computed on a GPU; a drop-in for gnuradio.filter.fir_filter_XXX.
 
 Same arguments, output, history, decimation phase and tags as gr-filter's block:
 output k is sum_j taps[j] * in[k*decimation - j], starting from zero history.
@@ -18,9 +19,14 @@ Args:
     device: CUDA device index, device_auto (-1: first GPU, else CPU) or device_cpu (-2)
     batch_size: input samples per GPU transfer (>= 1); latency/throughput trade-off)doc";
 
-static const char* __doc_gr_gpufilter_fir_filter_set_taps = R"doc(New taps; applied from the next work() call, as in gr-filter.)doc";
+static const char* __doc_gr_gpufilter_fir_filter_set_taps =
+    R"doc(New taps; applied from the next work() call, as in gr-filter.)doc";
 static const char* __doc_gr_gpufilter_fir_filter_taps = R"doc(The current taps.)doc";
-static const char* __doc_gr_gpufilter_fir_filter_on_gpu = R"doc(True when the block computes on a GPU, False on the CPU fallback.)doc";
-static const char* __doc_gr_gpufilter_fir_filter_device = R"doc(The CUDA device in use, or device_cpu.)doc";
-static const char* __doc_gr_gpufilter_fir_filter_batch_size = R"doc(Input samples per GPU transfer.)doc";
-static const char* __doc_gr_gpufilter_fir_filter_largest_batch = R"doc(Most input samples handled in one work() call so far.)doc";
+static const char* __doc_gr_gpufilter_fir_filter_on_gpu =
+    R"doc(True when the block computes on a GPU, False on the CPU fallback.)doc";
+static const char* __doc_gr_gpufilter_fir_filter_device =
+    R"doc(The CUDA device in use, or device_cpu.)doc";
+static const char* __doc_gr_gpufilter_fir_filter_batch_size =
+    R"doc(Input samples per GPU transfer.)doc";
+static const char* __doc_gr_gpufilter_fir_filter_largest_batch =
+    R"doc(Most input samples handled in one work() call so far.)doc";
