@@ -10,7 +10,7 @@
 # Safe to run again: packages already there are not reinstalled, and build/ is reused.
 # Environment:
 #   GPUFILTER_CUDA_ARCHITECTURES  e.g. 90 for an H100 only (faster build); default:
-#                                 the project's default architecture list
+#                                 the project's default list (or what build/ already has)
 #   CUDA_HOME                     CUDA toolkit (default /usr/local/cuda)
 #   BUILD_DIR                     build directory (default <repo>/build)
 #   JOBS                          parallel build jobs (default: all cores)
