@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Build gr-gpufilter from this checkout and run its demo or its tests, on Debian 12
+# with GNU Radio 3.10 from Debian and a CUDA toolkit in /usr/local/cuda.
+#
+#   scripts/quickstart.sh demo [demo options]   build, then apps/gpufilter_fir_demo.py
+#   scripts/quickstart.sh test [ctest options]  build, then the whole ctest suite
+#
+# Safe to run again: packages already there are not reinstalled, and build/ is reused.
+# Environment:
+#   GPUFILTER_CUDA_ARCHITECTURES  e.g. 90 for an H100 only (faster build); default:
+#                                 the project's default list (or what build/ already has)
+#   CUDA_HOME                     CUDA toolkit (default /usr/local/cuda)
+#   BUILD_DIR                     build directory (default <repo>/build)
+#   JOBS                          parallel build jobs (default: all cores)
+
+set -euo pipefail
+
+usage() {
+    cat >&2 <<'USAGE'
+usage: scripts/quickstart.sh demo [demo options]   build, then run the FIR demo
+       scripts/quickstart.sh test [ctest options]  build, then run the test suite
+USAGE
+    exit 2
+}
+
+step() { printf '\n==> %s\n' "$*"; }
+die() {
+    printf 'quickstart: error: %s\n' "$*" >&2
+    exit 1
+}
+
+[[ $# -ge 1 ]] || usage
+command_name=$1
+shift
+case "$command_name" in
+demo | test) ;;
+-h | --help | help) usage ;;
+*) printf 'quickstart: unknown command "%s"\n' "$command_name" >&2 && usage ;;
+esac
+
+repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_dir=${BUILD_DIR:-$repo_root/build}
+cuda_home=${CUDA_HOME:-/usr/local/cuda}
+jobs=${JOBS:-$(nproc)}
+# GNU Radio's Python modules live in the system Python, whatever `python3` is on PATH.
+python=/usr/bin/python3
+
+# Debian 12 packages: build tools, GNU Radio (headers, cmake files, Python modules,
+# grcc), pybind11 and pygccxml/castxml for GNU Radio's binding checks, GoogleTest,
+# clang-format for the lint step, matplotlib for plots.
+packages=(
+    cmake g++ make pkg-config git
+    gnuradio gnuradio-dev
+    pybind11-dev python3-pybind11 python3-numpy python3-pygccxml castxml
+    libgtest-dev clang-format python3-matplotlib
+)
+
+step "Checking Debian packages"
+[[ -r /etc/debian_version ]] || die "this script is for Debian 12 (no /etc/debian_version)"
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+        missing+=("$p")
+    fi
+done
+if [[ ${#missing[@]} -eq 0 ]]; then
+    echo "all ${#packages[@]} packages are installed"
+else
+    echo "missing: ${missing[*]}"
+    sudo=()
+    if [[ $(id -u) -ne 0 ]]; then
+        command -v sudo >/dev/null ||
+            die "not root and no sudo: install as root: apt-get install ${missing[*]}"
+        sudo=(sudo)
+    fi
+    step "Installing ${missing[*]}"
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+step "Finding the CUDA toolkit"
+nvcc=$cuda_home/bin/nvcc
+[[ -x $nvcc ]] || die "no CUDA toolkit: $nvcc not found. Install the CUDA toolkit (12 or \
+newer) from https://developer.nvidia.com/cuda-downloads so that it is in /usr/local/cuda, \
+or set CUDA_HOME to where it is. Building needs no GPU."
+cuda_version=$("$nvcc" --version | sed -n 's/.*release \([0-9][0-9]*\.[0-9][0-9]*\).*/\1/p')
+[[ -n $cuda_version ]] || die "could not read the CUDA version from '$nvcc --version'"
+[[ ${cuda_version%%.*} -ge 12 ]] || die "CUDA $cuda_version in $cuda_home: 12 or newer is needed"
+echo "nvcc: $nvcc (CUDA $cuda_version)"
+
+step "Configuring into $build_dir"
+cmake_args=(-S "$repo_root" -B "$build_dir"
+    -DPYTHON_EXECUTABLE="$python"
+    -DCMAKE_CUDA_COMPILER="$nvcc")
+if [[ -n ${GPUFILTER_CUDA_ARCHITECTURES:-} ]]; then
+    cmake_args+=(-DCMAKE_CUDA_ARCHITECTURES="$GPUFILTER_CUDA_ARCHITECTURES")
+fi
+cmake "${cmake_args[@]}"
+
+step "Building with $jobs jobs"
+cmake --build "$build_dir" -j "$jobs"
+
+case "$command_name" in
+demo)
+    step "Running apps/gpufilter_fir_demo.py from the build tree"
+    export PYTHONPATH=$build_dir/test_modules${PYTHONPATH:+:$PYTHONPATH}
+    export LD_LIBRARY_PATH=$build_dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    "$python" "$repo_root/apps/gpufilter_fir_demo.py" "$@"
+    ;;
+test)
+    step "Running the test suite (ctest) in $build_dir"
+    cd "$build_dir"
+    ctest --output-on-failure "$@"
+    step "All tests passed"
+    ;;
+esac
