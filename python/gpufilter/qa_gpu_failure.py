@@ -27,7 +27,10 @@ FLOWGRAPH = textwrap.dedent("""
 class qa_gpu_failure(gr_unittest.TestCase):
     def test_cuda_error_stops_flowgraph_with_message(self):
         skip_without_gpu(self)
-        env = dict(os.environ, GPUFILTER_TEST_FAIL_AFTER="3")
+        # The message goes through GNU Radio's logger; make sure it is on and on stderr
+        # whatever the machine's GNU Radio configuration says.
+        env = dict(os.environ, GPUFILTER_TEST_FAIL_AFTER="3",
+                   GR_CONF_LOG_LOG_LEVEL="info", GR_CONF_LOG_LOG_FILE="stderr")
         result = subprocess.run([sys.executable, "-c", FLOWGRAPH], env=env,
                                 capture_output=True, text=True, timeout=120)
         output = result.stdout + result.stderr
