@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "device_selection.h"
 #include "fir_filter_impl.h"
+#include "parameter_checks.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <stdexcept>
@@ -23,29 +24,6 @@ std::string block_name()
            type_letter<TAP_T>();
 }
 
-template <class TAP_T>
-const std::vector<TAP_T>& checked_taps(const std::vector<TAP_T>& taps)
-{
-    if (taps.empty())
-        throw std::invalid_argument("taps: must not be empty");
-    return taps;
-}
-
-int checked_decimation(int decimation)
-{
-    if (decimation < 1)
-        throw std::invalid_argument("decimation: must be >= 1, got " +
-                                    std::to_string(decimation));
-    return decimation;
-}
-
-int checked_batch_size(int batch_size)
-{
-    if (batch_size < 1)
-        throw std::invalid_argument("batch_size: must be >= 1, got " +
-                                    std::to_string(batch_size));
-    return batch_size;
-}
 } // namespace
 
 template <class IN_T, class OUT_T, class TAP_T>

@@ -3,10 +3,13 @@
 #define INCLUDED_GPUFILTER_CUDA_DEVICE_MATH_CUH
 
 // Device-side sample arithmetic shared by all kernel families: complex samples are
-// float2 on the device (layout-compatible with std::complex<float> on the host).
+// float2 on the device (layout-compatible with std::complex<float> on the host);
+// 16-bit integer samples stay int16 in device memory (half the transfer of float) and
+// are widened to float where they are computed with.
 
 #include "sample_types.h"
 #include <cuda_runtime.h>
+#include <cstdint>
 
 namespace gr {
 namespace gpufilter {
@@ -35,6 +38,28 @@ __device__ __forceinline__ float2 zero<float2>()
 {
     return make_float2(0.0f, 0.0f);
 }
+template <>
+__device__ __forceinline__ std::int16_t zero<std::int16_t>()
+{
+    return 0;
+}
+
+//! The type a sample is computed in: int16 samples become float (exactly, as
+//! gr-filter's volk_16i_32fc_dot_prod_32fc does), others stay what they are.
+template <class T>
+struct compute_type {
+    using type = T;
+};
+template <>
+struct compute_type<std::int16_t> {
+    using type = float;
+};
+template <class T>
+using compute_t = typename compute_type<T>::type;
+
+__device__ __forceinline__ float to_compute(std::int16_t x) { return x; }
+__device__ __forceinline__ float to_compute(float x) { return x; }
+__device__ __forceinline__ float2 to_compute(float2 x) { return x; }
 
 // acc += x * h for every real/complex combination of x and h.
 __device__ __forceinline__ void mac(float& acc, float x, float h)
@@ -56,6 +81,37 @@ __device__ __forceinline__ void mac(float2& acc, float2 x, float2 h)
     acc.x = fmaf(x.x, h.x, fmaf(-x.y, h.y, acc.x));
     acc.y = fmaf(x.x, h.y, fmaf(x.y, h.x, acc.y));
 }
+
+//! What a kernel does with a finished output k (of this launch): nothing...
+struct no_epilogue {
+    template <class Out>
+    __device__ __forceinline__ Out operator()(Out acc, long long) const
+    {
+        return acc;
+    }
+};
+
+/*!
+ * ...or multiply it by exp(j*2*pi*phase(k)), phase(k) = base_cycles + k*step_cycles:
+ * a frequency shift fused into the filter pass. The phase is formed and wrapped in
+ * double (k*step rounds by less than k*1e-16 cycles: 1e-10 for a million outputs),
+ * and only the wrapped value, within [-0.5, 0.5], is rounded to float for sincospif:
+ * about 2e-7 rad of error per output, which never accumulates. base_cycles comes
+ * from the host, derived from the stream's 64-bit output count (rotation.h).
+ */
+struct rotate_epilogue {
+    double base_cycles;
+    double step_cycles;
+
+    __device__ __forceinline__ float2 operator()(float2 acc, long long k) const
+    {
+        double p = fma(static_cast<double>(k), step_cycles, base_cycles);
+        p -= rint(p);
+        float s, c;
+        sincospif(2.0f * static_cast<float>(p), &s, &c);
+        return make_float2(fmaf(acc.x, c, -acc.y * s), fmaf(acc.x, s, acc.y * c));
+    }
+};
 
 /*!
  * The input a filter sees: its kept history (H samples) followed by the new samples

@@ -56,7 +56,7 @@ void launch_gather(history_then_input<device_t<T>> src,
     GPUFILTER_CHECK_LAUNCH();
 }
 
-template <class In, class Tap, class Out, int R>
+template <class In, class Tap, class Out, int R, class Epilogue>
 void launch_tiled(history_then_input<In> src,
                   long long first,
                   int decimation,
@@ -64,15 +64,43 @@ void launch_tiled(history_then_input<In> src,
                   int ntaps,
                   long long noutputs,
                   Out* out,
+                  Epilogue epilogue,
                   cudaStream_t stream)
 {
     const std::size_t smem = fir_kernels::tile_smem_bytes<In, Tap>(R, decimation);
-    fir_kernels::fir_tiled<In, Tap, Out, R>
+    fir_kernels::fir_tiled<In, Tap, Out, R, Epilogue>
         <<<blocks_for(noutputs, fir_kernels::threads * R),
            fir_kernels::threads,
            smem,
-           stream>>>(src, first, decimation, taps, ntaps, noutputs, out);
+           stream>>>(src, first, decimation, taps, ntaps, noutputs, out, epilogue);
     GPUFILTER_CHECK_LAUNCH();
+}
+
+// One filter pass; the kernel is the widest tile that fits the default shared memory.
+template <class In, class Tap, class Out, class Epilogue>
+void launch_fir(history_then_input<In> src,
+                long long first,
+                int D,
+                const Tap* taps,
+                int T,
+                long long nout,
+                Out* out,
+                Epilogue epi,
+                cudaStream_t stream)
+{
+    using fir_kernels::tile_smem_bytes;
+    if (tile_smem_bytes<In, Tap>(4, D) <= default_smem_limit)
+        launch_tiled<In, Tap, Out, 4>(src, first, D, taps, T, nout, out, epi, stream);
+    else if (tile_smem_bytes<In, Tap>(2, D) <= default_smem_limit)
+        launch_tiled<In, Tap, Out, 2>(src, first, D, taps, T, nout, out, epi, stream);
+    else if (tile_smem_bytes<In, Tap>(1, D) <= default_smem_limit)
+        launch_tiled<In, Tap, Out, 1>(src, first, D, taps, T, nout, out, epi, stream);
+    else {
+        constexpr int block = 128;
+        fir_kernels::fir_untiled<<<blocks_for(nout, block), block, 0, stream>>>(
+            src, first, D, taps, T, nout, out, epi);
+        GPUFILTER_CHECK_LAUNCH();
+    }
 }
 
 } // namespace
@@ -154,6 +182,25 @@ void fir_engine<In, Tap>::reset(cudaStream_t stream)
 }
 
 template <class In, class Tap>
+void fir_engine<In, Tap>::set_rotation(const rotation& r)
+{
+    if (!is_complex_v<out_type>)
+        throw std::logic_error("set_rotation: this engine's output is real");
+    d_rotation = r;
+    d_rotated_outputs = 0;
+    d_rotating = true;
+}
+
+template <class In, class Tap>
+rotation fir_engine<In, Tap>::next_rotation() const
+{
+    if (!d_rotating)
+        return {};
+    return { phase_cycles(d_rotation, d_rotated_outputs),
+             wrap_cycles(d_rotation.step_cycles) };
+}
+
+template <class In, class Tap>
 std::size_t fir_engine<In, Tap>::output_count(std::size_t n) const
 {
     // Outputs fall on input samples d_phase, d_phase + D, ... of this call.
@@ -183,22 +230,20 @@ std::size_t fir_engine<In, Tap>::process(const In* d_in,
         const int T = ntaps();
         const int D = d_decimation;
         const auto nout = static_cast<long long>(noutputs);
-        if (fir_kernels::tile_smem_bytes<in_t, tap_t>(4, D) <= default_smem_limit)
-            launch_tiled<in_t, tap_t, out_t, 4>(
-                src, first, D, taps, T, nout, out, stream);
-        else if (fir_kernels::tile_smem_bytes<in_t, tap_t>(2, D) <= default_smem_limit)
-            launch_tiled<in_t, tap_t, out_t, 2>(
-                src, first, D, taps, T, nout, out, stream);
-        else if (fir_kernels::tile_smem_bytes<in_t, tap_t>(1, D) <= default_smem_limit)
-            launch_tiled<in_t, tap_t, out_t, 1>(
-                src, first, D, taps, T, nout, out, stream);
-        else {
-            constexpr int block = 128;
-            fir_kernels::fir_untiled<<<blocks_for(nout, block), block, 0, stream>>>(
-                src, first, D, taps, T, nout, out);
-            GPUFILTER_CHECK_LAUNCH();
+        bool rotated = false;
+        if constexpr (is_complex_v<out_type>) {
+            if (d_rotating) {
+                // This launch's output 0 is output d_rotated_outputs of the rotation.
+                const rotate_epilogue rot{ phase_cycles(d_rotation, d_rotated_outputs),
+                                           wrap_cycles(d_rotation.step_cycles) };
+                launch_fir(src, first, D, taps, T, nout, out, rot, stream);
+                rotated = true;
+            }
         }
+        if (!rotated)
+            launch_fir(src, first, D, taps, T, nout, out, no_epilogue{}, stream);
     }
+    d_rotated_outputs += noutputs;
 
     // The next call's history: the last hlen samples of [history | input].
     if (hlen) {
@@ -214,6 +259,7 @@ template class fir_engine<float, float>;
 template class fir_engine<complex, float>;
 template class fir_engine<complex, complex>;
 template class fir_engine<float, complex>;
+template class fir_engine<std::int16_t, complex>;
 
 } // namespace cuda
 } // namespace gpufilter

@@ -3,8 +3,10 @@
 #define INCLUDED_GPUFILTER_CUDA_FIR_ENGINE_H
 
 #include "resources.h"
+#include "rotation.h"
 #include "sample_types.h"
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace gr {
@@ -19,6 +21,12 @@ namespace cuda {
  * the last ntaps-1 input samples and the decimation phase on the device between
  * calls, so any split of the input into calls gives the same outputs as one call.
  * Only the outputs that decimation keeps are computed.
+ *
+ * Engines with complex output can also rotate their outputs (set_rotation): output k
+ * is multiplied by exp(j*2*pi*phase(k)) in the same kernel, with the phase derived in
+ * double precision from a 64-bit output count (see rotation.h), so it is continuous
+ * across calls and does not drift however long the stream. A band-pass FIR followed
+ * by this rotation is gr-filter's frequency-translating filter in one pass.
  *
  * All work is queued on the stream passed in; the caller orders calls on one stream.
  */
@@ -41,8 +49,16 @@ public:
     //! output. Used where the caller owns the history (GNU Radio's window).
     void set_history(const In* host_samples, cudaStream_t stream);
 
-    //! Zero history and phase, as at construction.
+    //! Zero history and decimation phase, as at construction. The rotation stays.
     void reset(cudaStream_t stream);
+
+    //! Rotates outputs from the next one on: output k (k = 0 the next) is multiplied by
+    //! exp(j*2*pi*(r.start_cycles + k*r.step_cycles)). Complex output only; otherwise
+    //! std::logic_error.
+    void set_rotation(const rotation& r);
+    //! The rotation as seen from the next output: start_cycles is the phase the next
+    //! output gets (wrapped to [-0.5, 0.5]). Zero phase and step when none is set.
+    rotation next_rotation() const;
 
     //! How many outputs process() will write for n more input samples.
     std::size_t output_count(std::size_t n) const;
@@ -62,6 +78,9 @@ private:
     std::vector<Tap> d_taps;
     int d_decimation;
     std::size_t d_phase = 0; // input samples to skip before the next kept output
+    bool d_rotating = false;
+    rotation d_rotation;                 // k = 0 is the first output after set_rotation()
+    std::uint64_t d_rotated_outputs = 0; // outputs written since set_rotation()
     device_buffer<Tap> d_taps_reversed;
     device_buffer<In> d_history[2]; // ping-pong: the update reads one, writes the other
     int d_current = 0;

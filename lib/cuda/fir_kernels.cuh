@@ -15,13 +15,14 @@ namespace fir_kernels {
 constexpr int threads = 256;   // threads per block of the tiled kernel
 constexpr int tap_chunk = 256; // taps staged in shared memory per pass
 
-//! Shared memory the tiled kernel needs for R outputs per thread.
+//! Shared memory the tiled kernel needs for R outputs per thread (input staged in
+//! its compute type: int16 samples are widened once, when they are staged).
 template <class In, class Tap>
 constexpr std::size_t tile_smem_bytes(int outputs_per_thread, int decimation)
 {
     return tap_chunk * sizeof(Tap) +
            ((std::size_t(threads) * outputs_per_thread - 1) * decimation + tap_chunk) *
-               sizeof(In);
+               sizeof(compute_t<In>);
 }
 
 /*!
@@ -29,9 +30,10 @@ constexpr std::size_t tile_smem_bytes(int outputs_per_thread, int decimation)
  * of taps it stages those taps and the input span they touch in shared memory, so
  * every input sample is read from device memory once per block and chunk. Thread t
  * owns outputs t, t+threads, ..., which keeps a warp's shared reads contiguous for
- * D = 1.
+ * D = 1. Each finished output goes through `epilogue` (no_epilogue, or a rotation),
+ * so a frequency shift costs no second pass over the outputs.
  */
-template <class In, class Tap, class Out, int R>
+template <class In, class Tap, class Out, int R, class Epilogue>
 __global__ void __launch_bounds__(threads)
     fir_tiled(history_then_input<In> src,
               long long first,
@@ -39,11 +41,13 @@ __global__ void __launch_bounds__(threads)
               const Tap* __restrict__ taps_reversed,
               int ntaps,
               long long noutputs,
-              Out* __restrict__ out)
+              Out* __restrict__ out,
+              Epilogue epilogue)
 {
+    using X = compute_t<In>;
     extern __shared__ __align__(16) unsigned char smem[];
     Tap* s_taps = reinterpret_cast<Tap*>(smem);
-    In* s_in = reinterpret_cast<In*>(smem + tap_chunk * sizeof(Tap));
+    X* s_in = reinterpret_cast<X*>(smem + tap_chunk * sizeof(Tap));
 
     const long long k0 = static_cast<long long>(blockIdx.x) * threads * R;
     const long long block_first = first + k0 * decimation;
@@ -61,10 +65,10 @@ __global__ void __launch_bounds__(threads)
             s_taps[i] = taps_reversed[c + i];
         const int span = span_without_taps + chunk;
         for (int i = threadIdx.x; i < span; i += threads)
-            s_in[i] = src[block_first + c + i];
+            s_in[i] = to_compute(src[block_first + c + i]);
         __syncthreads();
 
-        const In* x = s_in + threadIdx.x * decimation;
+        const X* x = s_in + threadIdx.x * decimation;
         for (int j = 0; j < chunk; ++j) {
             const Tap h = s_taps[j];
 #pragma unroll
@@ -77,20 +81,21 @@ __global__ void __launch_bounds__(threads)
     for (int r = 0; r < R; ++r) {
         const long long k = k0 + threadIdx.x + r * threads;
         if (k < noutputs)
-            out[k] = acc[r];
+            out[k] = epilogue(acc[r], k);
     }
 }
 
 //! One output per thread straight from device memory: for decimations too large for
 //! the tiled kernel's shared memory, where neighbouring outputs share few samples.
-template <class In, class Tap, class Out>
+template <class In, class Tap, class Out, class Epilogue>
 __global__ void fir_untiled(history_then_input<In> src,
                             long long first,
                             int decimation,
                             const Tap* __restrict__ taps_reversed,
                             int ntaps,
                             long long noutputs,
-                            Out* __restrict__ out)
+                            Out* __restrict__ out,
+                            Epilogue epilogue)
 {
     const long long k = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (k >= noutputs)
@@ -98,8 +103,8 @@ __global__ void fir_untiled(history_then_input<In> src,
     const long long base = first + k * decimation;
     Out acc = zero<Out>();
     for (int j = 0; j < ntaps; ++j)
-        mac(acc, src[base + j], taps_reversed[j]);
-    out[k] = acc;
+        mac(acc, to_compute(src[base + j]), taps_reversed[j]);
+    out[k] = epilogue(acc, k);
 }
 
 //! dst[i] = src[from + i] for i < n: the history kept for the next call.

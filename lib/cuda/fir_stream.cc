@@ -75,6 +75,18 @@ void fir_stream<In, Tap>::set_history(const In* samples)
 }
 
 template <class In, class Tap>
+void fir_stream<In, Tap>::set_rotation(const rotation& r)
+{
+    d_impl->engine.set_rotation(r);
+}
+
+template <class In, class Tap>
+rotation fir_stream<In, Tap>::next_rotation() const
+{
+    return d_impl->engine.next_rotation();
+}
+
+template <class In, class Tap>
 std::size_t fir_stream<In, Tap>::output_count(std::size_t n) const
 {
     return d_impl->engine.output_count(n);
@@ -128,6 +140,7 @@ template class fir_stream<float, float>;
 template class fir_stream<complex, float>;
 template class fir_stream<complex, complex>;
 template class fir_stream<float, complex>;
+template class fir_stream<std::int16_t, complex>;
 
 } // namespace cuda
 } // namespace gpufilter

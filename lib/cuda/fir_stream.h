@@ -5,6 +5,7 @@
 // Host-to-host FIR filtering on a GPU. This header has no CUDA types, so the block
 // layer can use it without seeing CUDA.
 
+#include "rotation.h"
 #include "sample_types.h"
 #include <cstddef>
 #include <memory>
@@ -36,6 +37,9 @@ public:
     void set_taps(const std::vector<Tap>& taps);
     //! Exactly ntaps()-1 samples, oldest first; restarts the decimation phase.
     void set_history(const In* samples);
+    //! Output rotation, as fir_engine::set_rotation / next_rotation (complex output).
+    void set_rotation(const rotation& r);
+    rotation next_rotation() const;
     std::size_t output_count(std::size_t n) const;
     //! Filters n samples into out (output_count(n) samples); returns that count.
     std::size_t process(const In* in, std::size_t n, out_type* out);

@@ -4,6 +4,7 @@
 
 #include <type_traits>
 #include <complex>
+#include <cstdint>
 
 namespace gr {
 namespace gpufilter {

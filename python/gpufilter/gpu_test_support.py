@@ -2,9 +2,11 @@
 """Helpers shared by the QA tests: random data, comparison, GPU requirements."""
 
 import os
+import threading
+import time
 
 import numpy as np
-from gnuradio import gpufilter
+from gnuradio import gpufilter, gr
 
 GPU_REQUIRED = os.environ.get("GPUFILTER_REQUIRE_GPU") == "1"
 
@@ -35,3 +37,29 @@ def relative_error(got, want):
     got = np.asarray(got, dtype=np.complex128)
     want = np.asarray(want, dtype=np.complex128)
     return np.linalg.norm(got - want) / max(np.linalg.norm(want), 1e-30)
+
+
+class gated_source(gr.sync_block):
+    """Emits `first` samples, waits for release(), then the rest: a deterministic
+    point in the stream at which the test can act (e.g. set_taps)."""
+
+    def __init__(self, data, first):
+        gr.sync_block.__init__(self, "gated_source", None, [data.dtype])
+        self.data, self.first, self.pos = data, first, 0
+        self.released = threading.Event()
+
+    def release(self):
+        self.released.set()
+
+    def work(self, input_items, output_items):
+        out = output_items[0]
+        limit = len(self.data) if self.released.is_set() else self.first
+        if self.pos >= len(self.data):
+            return -1
+        n = min(len(out), limit - self.pos)
+        if n <= 0:
+            time.sleep(0.001)
+            return 0
+        out[:n] = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return n

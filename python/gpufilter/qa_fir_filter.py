@@ -2,14 +2,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """gpufilter.fir_filter_XXX against gnuradio.filter.fir_filter_XXX on random data."""
 
-import threading
 import time
 
 import numpy as np
 import pmt
 from gnuradio import blocks, filter, gpufilter, gr, gr_unittest
 
-from gpu_test_support import GPU_REQUIRED, gpu_count, random_samples, relative_error, skip_without_gpu
+from gpu_test_support import (GPU_REQUIRED, gated_source, gpu_count, random_samples,
+                              relative_error, skip_without_gpu)
 
 # name -> (input complex?, taps complex?, vector source, vector sink)
 VARIANTS = {
@@ -25,32 +25,6 @@ def make_pair(name, decimation, taps, **gpu_options):
     ours = getattr(gpufilter, "fir_filter_" + name)(decimation, taps, **gpu_options)
     theirs = getattr(filter, "fir_filter_" + name)(decimation, taps)
     return ours, theirs
-
-
-class gated_source(gr.sync_block):
-    """Emits `first` samples, waits for release(), then the rest: a deterministic
-    point in the stream at which the test can act (e.g. set_taps)."""
-
-    def __init__(self, data, first):
-        gr.sync_block.__init__(self, "gated_source", None, [data.dtype])
-        self.data, self.first, self.pos = data, first, 0
-        self.released = threading.Event()
-
-    def release(self):
-        self.released.set()
-
-    def work(self, input_items, output_items):
-        out = output_items[0]
-        limit = len(self.data) if self.released.is_set() else self.first
-        if self.pos >= len(self.data):
-            return -1
-        n = min(len(out), limit - self.pos)
-        if n <= 0:
-            time.sleep(0.001)
-            return 0
-        out[:n] = self.data[self.pos:self.pos + n]
-        self.pos += n
-        return n
 
 
 class qa_fir_filter(gr_unittest.TestCase):

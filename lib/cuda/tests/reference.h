@@ -7,6 +7,7 @@
 #include "sample_types.h"
 #include <cmath>
 #include <complex>
+#include <cstdint>
 #include <limits>
 #include <random>
 #include <vector>
@@ -28,6 +29,13 @@ inline cuda::complex random_value(std::mt19937& g, cuda::complex*)
     return { re, u(g) };
 }
 
+//! Full-range 16-bit samples, as an SDR delivers them.
+inline std::int16_t random_value(std::mt19937& g, std::int16_t*)
+{
+    return static_cast<std::int16_t>(
+        std::uniform_int_distribution<int>(-32768, 32767)(g));
+}
+
 template <class T>
 std::vector<T> random_vector(std::size_t n, std::mt19937& g)
 {
@@ -45,6 +53,7 @@ T poison()
 
 inline cd widen(float x) { return cd(x, 0.0); }
 inline cd widen(cuda::complex x) { return cd(x.real(), x.imag()); }
+inline cd widen(std::int16_t x) { return cd(x, 0.0); }
 
 //! y[k] = sum_j taps[j] * x[k*D - j], x[i < 0] = 0, in float64.
 template <class In, class Tap>

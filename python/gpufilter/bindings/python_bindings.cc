@@ -12,6 +12,8 @@ namespace py = pybind11;
 // BINDING_FUNCTION_PROTOTYPES(
 void bind_device(py::module& m);
 void bind_fir_filter(py::module& m);
+void bind_freq_xlating_fir_filter(py::module& m);
+void bind_hilbert_fc(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() returns NULL on newer Pythons; wrapped so the module init compiles.
@@ -27,10 +29,14 @@ PYBIND11_MODULE(gpufilter_python, m)
 
     // Base classes (gr.sync_decimator ...) come from gnuradio.gr.
     py::module::import("gnuradio.gr");
+    // fft.window.win_type (hilbert_fc's window argument) comes from gnuradio.fft.
+    py::module::import("gnuradio.fft");
 
     /**************************************/
     // BINDING_FUNCTION_CALLS(
     bind_device(m);
     bind_fir_filter(m);
+    bind_freq_xlating_fir_filter(m);
+    bind_hilbert_fc(m);
     // ) END BINDING_FUNCTION_CALLS
 }

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "device_selection.h"
+#include "freq_xlating_fir_filter_impl.h"
+#include "parameter_checks.h"
+#include "xlating_design.h"
+#include <gnuradio/io_signature.h>
+#include <algorithm>
+#include <string>
+
+namespace gr {
+namespace gpufilter {
+
+namespace {
+template <class T>
+constexpr char type_letter()
+{
+    return std::is_same_v<T, float> ? 'f' : std::is_same_v<T, std::int16_t> ? 's' : 'c';
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+std::string block_name()
+{
+    return std::string("gpu_freq_xlating_fir_filter_") + type_letter<IN_T>() +
+           type_letter<OUT_T>() + type_letter<TAP_T>();
+}
+} // namespace
+
+template <class IN_T, class OUT_T, class TAP_T>
+typename freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>::sptr
+freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>::make(int decimation,
+                                                  const std::vector<TAP_T>& taps,
+                                                  double center_freq,
+                                                  double sampling_freq,
+                                                  int device,
+                                                  int batch_size)
+{
+    return gnuradio::make_block_sptr<freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>>(
+        decimation, taps, center_freq, sampling_freq, device, batch_size);
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::freq_xlating_fir_filter_impl(
+    int decimation,
+    const std::vector<TAP_T>& taps,
+    double center_freq,
+    double sampling_freq,
+    int device,
+    int batch_size)
+    : gr::sync_decimator(block_name<IN_T, OUT_T, TAP_T>(),
+                         gr::io_signature::make(1, 1, sizeof(IN_T)),
+                         gr::io_signature::make(1, 1, sizeof(OUT_T)),
+                         checked_decimation(decimation)),
+      d_proto_taps(checked_taps(taps)),
+      d_center_freq(center_freq),
+      d_sampling_freq(checked_sampling_freq(sampling_freq)),
+      d_device(select_device(device, this->d_logger)),
+      d_gate(*this, checked_batch_size(batch_size), decimation)
+{
+    // Short input goes to the GPU as int16 and is widened there: half the PCIe
+    // traffic of converting on the host, and the conversion is free in the FIR's tile
+    // load. The engines start with any taps of the right length; build_composite_fir()
+    // then sets the real ones and the rotation, as at every retune.
+    const std::vector<gr_complex> ctaps(d_proto_taps.size());
+    if (d_device == device_cpu)
+        d_cpu = std::make_unique<
+            gr::filter::kernel::fir_filter<IN_T, gr_complex, gr_complex>>(ctaps);
+    else
+        d_gpu = std::make_unique<cuda::fir_stream<IN_T, gr_complex>>(
+            d_device, ctaps, decimation, static_cast<std::size_t>(batch_size));
+    this->set_history(d_proto_taps.size());
+    build_composite_fir();
+
+    this->message_port_register_in(pmt::mp("freq"));
+    this->set_msg_handler(pmt::mp("freq"),
+                          [this](const pmt::pmt_t& msg) { handle_set_center_freq(msg); });
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+cuda::rotation freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::next_rotation() const
+{
+    if (d_gpu)
+        return d_gpu->next_rotation();
+    return { cuda::phase_cycles(d_cpu_rotation, d_cpu_outputs),
+             d_cpu_rotation.step_cycles };
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::build_composite_fir()
+{
+    const auto ctaps =
+        xlating_bandpass_taps(d_proto_taps, d_center_freq, d_sampling_freq);
+    // The phase the next output gets, plus gr-filter's retune jump; then the new step.
+    cuda::rotation r = next_rotation();
+    r.start_cycles =
+        cuda::wrap_cycles(r.start_cycles + xlating_retune_cycles(d_center_freq,
+                                                                 d_prev_center_freq,
+                                                                 d_sampling_freq,
+                                                                 d_proto_taps.size()));
+    r.step_cycles =
+        xlating_step_cycles(d_center_freq, d_sampling_freq, this->decimation());
+    if (d_gpu) {
+        d_gpu->set_taps(ctaps);
+        d_gpu->set_rotation(r);
+    } else {
+        d_cpu->set_taps(ctaps);
+        d_cpu_rotation = r;
+        d_cpu_outputs = 0;
+    }
+    d_prev_center_freq = d_center_freq;
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::set_center_freq(double center_freq)
+{
+    gr::thread::scoped_lock lock(this->d_setlock);
+    d_center_freq = center_freq;
+    d_updated = true;
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+double freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::center_freq() const
+{
+    return d_center_freq;
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::set_taps(
+    const std::vector<TAP_T>& taps)
+{
+    checked_taps(taps);
+    gr::thread::scoped_lock lock(this->d_setlock);
+    d_proto_taps = taps;
+    d_updated = true;
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+std::vector<TAP_T> freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::taps() const
+{
+    return d_proto_taps;
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::handle_set_center_freq(
+    const pmt::pmt_t& msg)
+{
+    // gr-filter 3.10 accepts a dict with key "freq", or any pair whose cdr is real.
+    if (pmt::is_dict(msg) && pmt::dict_has_key(msg, pmt::intern("freq"))) {
+        const pmt::pmt_t x = pmt::dict_ref(msg, pmt::intern("freq"), pmt::PMT_NIL);
+        if (pmt::is_real(x))
+            set_center_freq(pmt::to_double(x));
+    } else if (pmt::is_pair(msg)) {
+        const pmt::pmt_t x = pmt::cdr(msg);
+        if (pmt::is_real(x))
+            set_center_freq(pmt::to_double(x));
+    }
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+bool freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::start()
+{
+    d_gate.start();
+    d_history_stale = true; // fresh buffers: take the history from GNU Radio's window
+    return gr::sync_decimator::start();
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+bool freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::stop()
+{
+    d_gate.stop();
+    return gr::sync_decimator::stop();
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::forecast(
+    int noutput_items, gr_vector_int& ninput_items_required)
+{
+    const int needed = noutput_items * this->decimation() + this->history() - 1;
+    ninput_items_required[0] = std::max(needed, d_gate.min_input_items());
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
+int freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::work(
+    int noutput_items,
+    gr_vector_const_void_star& input_items,
+    gr_vector_void_star& output_items)
+{
+    gr::thread::scoped_lock lock(this->d_setlock);
+    const auto in = static_cast<const IN_T*>(input_items[0]);
+    const auto out = static_cast<gr_complex*>(output_items[0]);
+    const int decimation = this->decimation();
+    try {
+        if (d_updated) { // as gr-filter: rebuild, tag, and let the history settle
+            this->set_history(d_proto_taps.size());
+            build_composite_fir();
+            d_updated = false;
+            d_history_stale = true;
+            this->add_item_tag(0,
+                               this->nitems_written(0),
+                               pmt::intern("freq"),
+                               pmt::from_double(d_center_freq),
+                               this->alias_pmt());
+            return 0;
+        }
+
+        const std::size_t nnew = static_cast<std::size_t>(noutput_items) * decimation;
+        d_largest_batch = std::max<uint64_t>(d_largest_batch, nnew);
+        if (d_cpu) { // gr-filter's own FIR kernel, then the count-derived rotation
+            if (decimation == 1)
+                d_cpu->filterN(out, in, noutput_items);
+            else
+                d_cpu->filterNdec(out, in, noutput_items, decimation);
+            rotate_outputs(out, noutput_items, d_cpu_rotation, d_cpu_outputs);
+            d_cpu_outputs += noutput_items;
+            return noutput_items;
+        }
+
+        if (d_history_stale) {
+            d_gpu->set_history(in);
+            d_history_stale = false;
+        }
+        d_gpu->process(in + this->history() - 1, nnew, out);
+    } catch (const std::exception& e) {
+        // An exception leaving work() would kill this thread silently and hang the
+        // flowgraph; WORK_DONE ends the stream so the flowgraph stops.
+        this->d_logger->error("GPU filtering failed, stopping this flowgraph: {}",
+                              e.what());
+        return gr::block::WORK_DONE;
+    }
+    return noutput_items;
+}
+
+template class freq_xlating_fir_filter<gr_complex, gr_complex, gr_complex>;
+template class freq_xlating_fir_filter<gr_complex, gr_complex, float>;
+template class freq_xlating_fir_filter<float, gr_complex, gr_complex>;
+template class freq_xlating_fir_filter<float, gr_complex, float>;
+template class freq_xlating_fir_filter<std::int16_t, gr_complex, float>;
+template class freq_xlating_fir_filter<std::int16_t, gr_complex, gr_complex>;
+
+} // namespace gpufilter
+} // namespace gr

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_FREQ_XLATING_FIR_FILTER_IMPL_H
+#define INCLUDED_GPUFILTER_FREQ_XLATING_FIR_FILTER_IMPL_H
+
+#include "batch_gate.h"
+#include "cuda/fir_stream.h"
+#include <gnuradio/filter/fir_filter.h>
+#include <gnuradio/gpufilter/freq_xlating_fir_filter.h>
+#include <pmt/pmt.h>
+#include <memory>
+
+namespace gr {
+namespace gpufilter {
+
+template <class IN_T, class OUT_T, class TAP_T>
+class freq_xlating_fir_filter_impl : public freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>
+{
+public:
+    freq_xlating_fir_filter_impl(int decimation,
+                                 const std::vector<TAP_T>& taps,
+                                 double center_freq,
+                                 double sampling_freq,
+                                 int device,
+                                 int batch_size);
+
+    void set_center_freq(double center_freq) override;
+    double center_freq() const override;
+    void set_taps(const std::vector<TAP_T>& taps) override;
+    std::vector<TAP_T> taps() const override;
+    bool on_gpu() const override { return d_gpu != nullptr; }
+    int device() const override { return d_device; }
+    int batch_size() const override { return d_gate.batch_size(); }
+    uint64_t largest_batch() const override { return d_largest_batch; }
+
+    bool start() override;
+    bool stop() override;
+    void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
+    int work(int noutput_items,
+             gr_vector_const_void_star& input_items,
+             gr_vector_void_star& output_items) override;
+
+private:
+    void handle_set_center_freq(const pmt::pmt_t& msg);
+    void build_composite_fir(); // gr-filter's name: new band-pass taps and rotation
+    cuda::rotation next_rotation() const;
+
+    // Staged by the setters (under d_setlock), applied by work() as in gr-filter.
+    std::vector<TAP_T> d_proto_taps;
+    double d_center_freq;
+    double d_prev_center_freq = 0.0; // gr-filter's rotator starts "from 0 Hz"
+    const double d_sampling_freq;
+    int d_device;
+    // Exactly one of the two computes. The GPU engine keeps its own rotation state;
+    // the CPU path keeps it here, and both derive the phase from an output count.
+    std::unique_ptr<cuda::fir_stream<IN_T, gr_complex>> d_gpu;
+    std::unique_ptr<gr::filter::kernel::fir_filter<IN_T, gr_complex, gr_complex>> d_cpu;
+    cuda::rotation d_cpu_rotation;
+    uint64_t d_cpu_outputs = 0; // outputs rotated since d_cpu_rotation was set
+    batch_gate d_gate;
+    bool d_updated = false;
+    bool d_history_stale = true;
+    uint64_t d_largest_batch = 0;
+};
+
+} // namespace gpufilter
+} // namespace gr
+
+#endif

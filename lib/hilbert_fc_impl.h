@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_HILBERT_FC_IMPL_H
+#define INCLUDED_GPUFILTER_HILBERT_FC_IMPL_H
+
+#include "batch_gate.h"
+#include "cuda/fir_stream.h"
+#include <gnuradio/filter/fir_filter.h>
+#include <gnuradio/gpufilter/hilbert_fc.h>
+#include <memory>
+
+namespace gr {
+namespace gpufilter {
+
+class hilbert_fc_impl : public hilbert_fc
+{
+public:
+    hilbert_fc_impl(unsigned int ntaps,
+                    fft::window::win_type window,
+                    double param,
+                    int device,
+                    int batch_size);
+
+    std::vector<float> taps() const override { return d_hilb; }
+    bool on_gpu() const override { return d_gpu != nullptr; }
+    int device() const override { return d_device; }
+    int batch_size() const override { return d_gate.batch_size(); }
+    uint64_t largest_batch() const override { return d_largest_batch; }
+
+    bool start() override;
+    bool stop() override;
+    void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
+    int work(int noutput_items,
+             gr_vector_const_void_star& input_items,
+             gr_vector_void_star& output_items) override;
+
+private:
+    const unsigned int d_ntaps; // odd, as in gr-filter
+    const std::vector<float> d_hilb;
+    int d_device;
+    // GPU: one complex-tap FIR gives both parts. CPU: gr-filter's own work().
+    std::unique_ptr<cuda::fir_stream<float, gr_complex>> d_gpu;
+    std::unique_ptr<gr::filter::kernel::fir_filter<float, float, float>> d_cpu;
+    batch_gate d_gate;
+    bool d_history_stale = true;
+    uint64_t d_largest_batch = 0;
+};
+
+} // namespace gpufilter
+} // namespace gr
+
+#endif

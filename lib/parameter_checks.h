@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_PARAMETER_CHECKS_H
+#define INCLUDED_GPUFILTER_PARAMETER_CHECKS_H
+
+// Checks of make() arguments shared by the blocks. Each throws std::invalid_argument
+// naming the parameter and its value (Python: ValueError), and returns its argument
+// so it can be used in a constructor's initializer list.
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpufilter {
+
+template <class TAP_T>
+const std::vector<TAP_T>& checked_taps(const std::vector<TAP_T>& taps)
+{
+    if (taps.empty())
+        throw std::invalid_argument("taps: must not be empty");
+    return taps;
+}
+
+inline int checked_decimation(int decimation)
+{
+    if (decimation < 1)
+        throw std::invalid_argument("decimation: must be >= 1, got " +
+                                    std::to_string(decimation));
+    return decimation;
+}
+
+inline int checked_batch_size(int batch_size)
+{
+    if (batch_size < 1)
+        throw std::invalid_argument("batch_size: must be >= 1, got " +
+                                    std::to_string(batch_size));
+    return batch_size;
+}
+
+inline double checked_sampling_freq(double sampling_freq)
+{
+    if (!(sampling_freq > 0.0) || !std::isfinite(sampling_freq))
+        throw std::invalid_argument("sampling_freq: must be a finite number > 0, got " +
+                                    std::to_string(sampling_freq));
+    return sampling_freq;
+}
+
+} // namespace gpufilter
+} // namespace gr
+
+#endif

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/***********************************************************************************/
+/* Written by hand; the hash below is checked at build time so that a change to   */
+/* the header without a matching change here fails the build.                      */
+/* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
+/* BINDTOOL_USE_PYGCCXML(0)                                                        */
+/* BINDTOOL_HEADER_FILE(hilbert_fc.h)                                              */
+/* BINDTOOL_HEADER_FILE_HASH(7b141ec411a457b05990d0e13883fbe5) */
+/***********************************************************************************/
+
+#include <pybind11/complex.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+
+#include <gnuradio/gpufilter/hilbert_fc.h>
+// pydoc.h is automatically generated in the build directory
+#include <hilbert_fc_pydoc.h>
+
+void bind_hilbert_fc(py::module& m)
+{
+    using gr::gpufilter::hilbert_fc;
+
+    // The window default needs gnuradio.fft's win_type, imported by the module init.
+    py::class_<hilbert_fc,
+               gr::sync_block,
+               gr::block,
+               gr::basic_block,
+               std::shared_ptr<hilbert_fc>>(m, "hilbert_fc", D(hilbert_fc))
+        .def(py::init(&hilbert_fc::make),
+             py::arg("ntaps"),
+             py::arg("window") = gr::fft::window::win_type::WIN_HAMMING,
+             py::arg("param") = 6.76,
+             py::arg("device") = gr::gpufilter::device_auto,
+             py::arg("batch_size") = gr::gpufilter::default_batch_size,
+             D(hilbert_fc, make))
+        .def("taps", &hilbert_fc::taps, D(hilbert_fc, taps))
+        .def("on_gpu", &hilbert_fc::on_gpu, D(hilbert_fc, on_gpu))
+        .def("device", &hilbert_fc::device, D(hilbert_fc, device))
+        .def("batch_size", &hilbert_fc::batch_size, D(hilbert_fc, batch_size))
+        .def("largest_batch", &hilbert_fc::largest_batch, D(hilbert_fc, largest_batch));
+}
