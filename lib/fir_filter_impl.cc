@@ -27,32 +27,40 @@ std::string block_name()
 } // namespace
 
 template <class IN_T, class OUT_T, class TAP_T>
-typename fir_filter<IN_T, OUT_T, TAP_T>::sptr fir_filter<IN_T, OUT_T, TAP_T>::make(
-    int decimation, const std::vector<TAP_T>& taps, int device, int batch_size)
+typename fir_filter<IN_T, OUT_T, TAP_T>::sptr
+fir_filter<IN_T, OUT_T, TAP_T>::make(int decimation,
+                                     const std::vector<TAP_T>& taps,
+                                     int device,
+                                     int batch_size,
+                                     const std::string& method)
 {
     return gnuradio::make_block_sptr<fir_filter_impl<IN_T, OUT_T, TAP_T>>(
-        decimation, taps, device, batch_size);
+        decimation, taps, device, batch_size, method);
 }
 
 template <class IN_T, class OUT_T, class TAP_T>
 fir_filter_impl<IN_T, OUT_T, TAP_T>::fir_filter_impl(int decimation,
                                                      const std::vector<TAP_T>& taps,
                                                      int device,
-                                                     int batch_size)
+                                                     int batch_size,
+                                                     const std::string& method)
     : gr::sync_decimator(block_name<IN_T, OUT_T, TAP_T>(),
                          gr::io_signature::make(1, 1, sizeof(IN_T)),
                          gr::io_signature::make(1, 1, sizeof(OUT_T)),
                          checked_decimation(decimation)),
       d_taps(checked_taps(taps)),
       d_device(select_device(device, this->d_logger)),
-      d_gate(*this, checked_batch_size(batch_size), decimation)
+      d_core(*this,
+             this->d_logger,
+             d_device,
+             taps,
+             decimation,
+             checked_batch_size(batch_size),
+             checked_method(method))
 {
-    if (d_device == device_cpu)
+    if (!d_core.on_gpu())
         d_cpu =
             std::make_unique<gr::filter::kernel::fir_filter<IN_T, OUT_T, TAP_T>>(taps);
-    else
-        d_gpu = std::make_unique<cuda::fir_stream<IN_T, TAP_T>>(
-            d_device, taps, decimation, static_cast<std::size_t>(batch_size));
     this->set_history(taps.size());
 }
 
@@ -63,10 +71,10 @@ void fir_filter_impl<IN_T, OUT_T, TAP_T>::set_taps(const std::vector<TAP_T>& tap
     gr::thread::scoped_lock lock(this->d_setlock);
     // As gr-filter: the filter changes now, the history on the next work() call.
     d_taps = taps;
-    if (d_gpu)
-        d_gpu->set_taps(taps);
-    else
+    if (d_cpu)
         d_cpu->set_taps(taps);
+    else
+        d_core.gpu().set_taps(taps);
     d_updated = true;
 }
 
@@ -77,19 +85,22 @@ std::vector<TAP_T> fir_filter_impl<IN_T, OUT_T, TAP_T>::taps() const
 }
 
 template <class IN_T, class OUT_T, class TAP_T>
+std::string fir_filter_impl<IN_T, OUT_T, TAP_T>::fir_method() const
+{
+    return d_cpu ? "cpu" : d_core.gpu().method();
+}
+
+template <class IN_T, class OUT_T, class TAP_T>
 bool fir_filter_impl<IN_T, OUT_T, TAP_T>::start()
 {
-    d_gate.start();
-    // A (re)started flowgraph has fresh, zero-filled buffers: take the history from
-    // GNU Radio's window again, as gr-filter does by reading it.
-    d_history_stale = true;
+    d_core.start();
     return gr::sync_decimator::start();
 }
 
 template <class IN_T, class OUT_T, class TAP_T>
 bool fir_filter_impl<IN_T, OUT_T, TAP_T>::stop()
 {
-    d_gate.stop();
+    d_core.stop();
     return gr::sync_decimator::stop();
 }
 
@@ -97,8 +108,7 @@ template <class IN_T, class OUT_T, class TAP_T>
 void fir_filter_impl<IN_T, OUT_T, TAP_T>::forecast(int noutput_items,
                                                    gr_vector_int& ninput_items_required)
 {
-    const int needed = noutput_items * this->decimation() + this->history() - 1;
-    ninput_items_required[0] = std::max(needed, d_gate.min_input_items());
+    d_core.forecast(noutput_items, ninput_items_required);
 }
 
 template <class IN_T, class OUT_T, class TAP_T>
@@ -110,7 +120,7 @@ int fir_filter_impl<IN_T, OUT_T, TAP_T>::work(int noutput_items,
     if (d_updated) {
         this->set_history(d_taps.size());
         d_updated = false;
-        d_history_stale = true;
+        d_core.history_changed();
         return 0; // the history requirement changed: let the scheduler re-window
     }
 
@@ -119,7 +129,7 @@ int fir_filter_impl<IN_T, OUT_T, TAP_T>::work(int noutput_items,
     const auto out = static_cast<OUT_T*>(output_items[0]);
     const int decimation = this->decimation();
     const std::size_t nnew = static_cast<std::size_t>(noutput_items) * decimation;
-    d_largest_batch = std::max<uint64_t>(d_largest_batch, nnew);
+    d_core.note_batch(nnew);
 
     if (d_cpu) { // gr-filter's own code path, for identical results
         if (decimation == 1)
@@ -128,21 +138,7 @@ int fir_filter_impl<IN_T, OUT_T, TAP_T>::work(int noutput_items,
             d_cpu->filterNdec(out, in, noutput_items, decimation);
         return noutput_items;
     }
-
-    try {
-        if (d_history_stale) { // first call, or after new taps: GNU Radio's window rules
-            d_gpu->set_history(in);
-            d_history_stale = false;
-        }
-        d_gpu->process(in + this->history() - 1, nnew, out);
-    } catch (const std::exception& e) {
-        // An exception leaving work() would kill this thread silently and hang the
-        // flowgraph; WORK_DONE ends the stream so the flowgraph stops.
-        this->d_logger->error("GPU filtering failed, stopping this flowgraph: {}",
-                              e.what());
-        return gr::block::WORK_DONE;
-    }
-    return noutput_items;
+    return d_core.filter(in, nnew, out) ? noutput_items : gr::block::WORK_DONE;
 }
 
 template class fir_filter<float, float, float>;

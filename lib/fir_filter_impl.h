@@ -2,8 +2,7 @@
 #ifndef INCLUDED_GPUFILTER_FIR_FILTER_IMPL_H
 #define INCLUDED_GPUFILTER_FIR_FILTER_IMPL_H
 
-#include "batch_gate.h"
-#include "cuda/fir_stream.h"
+#include "gpu_block_core.h"
 #include <gnuradio/filter/fir_filter.h>
 #include <gnuradio/gpufilter/fir_filter.h>
 #include <memory>
@@ -18,14 +17,16 @@ public:
     fir_filter_impl(int decimation,
                     const std::vector<TAP_T>& taps,
                     int device,
-                    int batch_size);
+                    int batch_size,
+                    const std::string& method);
 
     void set_taps(const std::vector<TAP_T>& taps) override;
     std::vector<TAP_T> taps() const override;
-    bool on_gpu() const override { return d_gpu != nullptr; }
+    bool on_gpu() const override { return d_core.on_gpu(); }
     int device() const override { return d_device; }
-    int batch_size() const override { return d_gate.batch_size(); }
-    uint64_t largest_batch() const override { return d_largest_batch; }
+    int batch_size() const override { return d_core.batch_size(); }
+    uint64_t largest_batch() const override { return d_core.largest_batch(); }
+    std::string fir_method() const override;
 
     bool start() override;
     bool stop() override;
@@ -37,13 +38,10 @@ public:
 private:
     std::vector<TAP_T> d_taps;
     int d_device;
-    // Exactly one of the two computes: the GPU path, or gr-filter's own CPU kernel.
-    std::unique_ptr<cuda::fir_stream<IN_T, TAP_T>> d_gpu;
+    gpu_block_core<IN_T, TAP_T> d_core;
+    // On the CPU fallback: gr-filter's own kernel, for identical results.
     std::unique_ptr<gr::filter::kernel::fir_filter<IN_T, OUT_T, TAP_T>> d_cpu;
-    batch_gate d_gate;
-    bool d_updated = false;      // taps changed: history must follow first
-    bool d_history_stale = true; // the GPU must take its history from GNU Radio's window
-    uint64_t d_largest_batch = 0;
+    bool d_updated = false; // taps changed: history must follow first
 };
 
 } // namespace gpufilter

@@ -54,19 +54,21 @@ freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::freq_xlating_fir_filter_impl(
       d_center_freq(center_freq),
       d_sampling_freq(checked_sampling_freq(sampling_freq)),
       d_device(select_device(device, this->d_logger)),
-      d_gate(*this, checked_batch_size(batch_size), decimation)
+      d_core(*this,
+             this->d_logger,
+             d_device,
+             std::vector<gr_complex>(taps.size()),
+             decimation,
+             checked_batch_size(batch_size))
 {
     // Short input goes to the GPU as int16 and is widened there: half the PCIe
     // traffic of converting on the host, and the conversion is free in the FIR's tile
     // load. The engines start with any taps of the right length; build_composite_fir()
     // then sets the real ones and the rotation, as at every retune.
-    const std::vector<gr_complex> ctaps(d_proto_taps.size());
-    if (d_device == device_cpu)
+    if (!d_core.on_gpu())
         d_cpu = std::make_unique<
-            gr::filter::kernel::fir_filter<IN_T, gr_complex, gr_complex>>(ctaps);
-    else
-        d_gpu = std::make_unique<cuda::fir_stream<IN_T, gr_complex>>(
-            d_device, ctaps, decimation, static_cast<std::size_t>(batch_size));
+            gr::filter::kernel::fir_filter<IN_T, gr_complex, gr_complex>>(
+            std::vector<gr_complex>(d_proto_taps.size()));
     this->set_history(d_proto_taps.size());
     build_composite_fir();
 
@@ -78,8 +80,8 @@ freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::freq_xlating_fir_filter_impl(
 template <class IN_T, class OUT_T, class TAP_T>
 cuda::rotation freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::next_rotation() const
 {
-    if (d_gpu)
-        return d_gpu->next_rotation();
+    if (!d_cpu)
+        return d_core.gpu().next_rotation();
     return { cuda::phase_cycles(d_cpu_rotation, d_cpu_outputs),
              d_cpu_rotation.step_cycles };
 }
@@ -98,9 +100,9 @@ void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::build_composite_fir()
                                                                  d_proto_taps.size()));
     r.step_cycles =
         xlating_step_cycles(d_center_freq, d_sampling_freq, this->decimation());
-    if (d_gpu) {
-        d_gpu->set_taps(ctaps);
-        d_gpu->set_rotation(r);
+    if (!d_cpu) {
+        d_core.gpu().set_taps(ctaps);
+        d_core.gpu().set_rotation(r);
     } else {
         d_cpu->set_taps(ctaps);
         d_cpu_rotation = r;
@@ -158,15 +160,14 @@ void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::handle_set_center_freq(
 template <class IN_T, class OUT_T, class TAP_T>
 bool freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::start()
 {
-    d_gate.start();
-    d_history_stale = true; // fresh buffers: take the history from GNU Radio's window
+    d_core.start();
     return gr::sync_decimator::start();
 }
 
 template <class IN_T, class OUT_T, class TAP_T>
 bool freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::stop()
 {
-    d_gate.stop();
+    d_core.stop();
     return gr::sync_decimator::stop();
 }
 
@@ -174,8 +175,7 @@ template <class IN_T, class OUT_T, class TAP_T>
 void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::forecast(
     int noutput_items, gr_vector_int& ninput_items_required)
 {
-    const int needed = noutput_items * this->decimation() + this->history() - 1;
-    ninput_items_required[0] = std::max(needed, d_gate.min_input_items());
+    d_core.forecast(noutput_items, ninput_items_required);
 }
 
 template <class IN_T, class OUT_T, class TAP_T>
@@ -188,45 +188,32 @@ int freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::work(
     const auto in = static_cast<const IN_T*>(input_items[0]);
     const auto out = static_cast<gr_complex*>(output_items[0]);
     const int decimation = this->decimation();
-    try {
-        if (d_updated) { // as gr-filter: rebuild, tag, and let the history settle
-            this->set_history(d_proto_taps.size());
-            build_composite_fir();
-            d_updated = false;
-            d_history_stale = true;
-            this->add_item_tag(0,
-                               this->nitems_written(0),
-                               pmt::intern("freq"),
-                               pmt::from_double(d_center_freq),
-                               this->alias_pmt());
-            return 0;
-        }
-
-        const std::size_t nnew = static_cast<std::size_t>(noutput_items) * decimation;
-        d_largest_batch = std::max<uint64_t>(d_largest_batch, nnew);
-        if (d_cpu) { // gr-filter's own FIR kernel, then the count-derived rotation
-            if (decimation == 1)
-                d_cpu->filterN(out, in, noutput_items);
-            else
-                d_cpu->filterNdec(out, in, noutput_items, decimation);
-            rotate_outputs(out, noutput_items, d_cpu_rotation, d_cpu_outputs);
-            d_cpu_outputs += noutput_items;
-            return noutput_items;
-        }
-
-        if (d_history_stale) {
-            d_gpu->set_history(in);
-            d_history_stale = false;
-        }
-        d_gpu->process(in + this->history() - 1, nnew, out);
-    } catch (const std::exception& e) {
-        // An exception leaving work() would kill this thread silently and hang the
-        // flowgraph; WORK_DONE ends the stream so the flowgraph stops.
-        this->d_logger->error("GPU filtering failed, stopping this flowgraph: {}",
-                              e.what());
-        return gr::block::WORK_DONE;
+    if (d_updated) { // as gr-filter: rebuild, tag, and let the history settle
+        this->set_history(d_proto_taps.size());
+        if (!d_core.guarded([this] { build_composite_fir(); })) // taps reach the GPU
+            return gr::block::WORK_DONE;
+        d_updated = false;
+        d_core.history_changed();
+        this->add_item_tag(0,
+                           this->nitems_written(0),
+                           pmt::intern("freq"),
+                           pmt::from_double(d_center_freq),
+                           this->alias_pmt());
+        return 0;
     }
-    return noutput_items;
+
+    const std::size_t nnew = static_cast<std::size_t>(noutput_items) * decimation;
+    d_core.note_batch(nnew);
+    if (d_cpu) { // gr-filter's own FIR kernel, then the count-derived rotation
+        if (decimation == 1)
+            d_cpu->filterN(out, in, noutput_items);
+        else
+            d_cpu->filterNdec(out, in, noutput_items, decimation);
+        rotate_outputs(out, noutput_items, d_cpu_rotation, d_cpu_outputs);
+        d_cpu_outputs += noutput_items;
+        return noutput_items;
+    }
+    return d_core.filter(in, nnew, out) ? noutput_items : gr::block::WORK_DONE;
 }
 
 template class freq_xlating_fir_filter<gr_complex, gr_complex, gr_complex>;

@@ -2,8 +2,7 @@
 #ifndef INCLUDED_GPUFILTER_FREQ_XLATING_FIR_FILTER_IMPL_H
 #define INCLUDED_GPUFILTER_FREQ_XLATING_FIR_FILTER_IMPL_H
 
-#include "batch_gate.h"
-#include "cuda/fir_stream.h"
+#include "gpu_block_core.h"
 #include <gnuradio/filter/fir_filter.h>
 #include <gnuradio/gpufilter/freq_xlating_fir_filter.h>
 #include <pmt/pmt.h>
@@ -27,10 +26,14 @@ public:
     double center_freq() const override;
     void set_taps(const std::vector<TAP_T>& taps) override;
     std::vector<TAP_T> taps() const override;
-    bool on_gpu() const override { return d_gpu != nullptr; }
+    bool on_gpu() const override { return d_core.on_gpu(); }
     int device() const override { return d_device; }
-    int batch_size() const override { return d_gate.batch_size(); }
-    uint64_t largest_batch() const override { return d_largest_batch; }
+    int batch_size() const override { return d_core.batch_size(); }
+    uint64_t largest_batch() const override { return d_core.largest_batch(); }
+    std::string fir_method() const override
+    {
+        return d_cpu ? "cpu" : d_core.gpu().method();
+    }
 
     bool start() override;
     bool stop() override;
@@ -52,14 +55,11 @@ private:
     int d_device;
     // Exactly one of the two computes. The GPU engine keeps its own rotation state;
     // the CPU path keeps it here, and both derive the phase from an output count.
-    std::unique_ptr<cuda::fir_stream<IN_T, gr_complex>> d_gpu;
+    gpu_block_core<IN_T, gr_complex> d_core;
     std::unique_ptr<gr::filter::kernel::fir_filter<IN_T, gr_complex, gr_complex>> d_cpu;
     cuda::rotation d_cpu_rotation;
     uint64_t d_cpu_outputs = 0; // outputs rotated since d_cpu_rotation was set
-    batch_gate d_gate;
     bool d_updated = false;
-    bool d_history_stale = true;
-    uint64_t d_largest_batch = 0;
 };
 
 } // namespace gpufilter

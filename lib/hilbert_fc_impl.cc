@@ -51,34 +51,34 @@ hilbert_fc_impl::hilbert_fc_impl(unsigned int ntaps,
       d_ntaps(checked_ntaps(ntaps)),
       d_hilb(gr::filter::firdes::hilbert(d_ntaps, window, param)),
       d_device(select_device(device, this->d_logger)),
-      d_gate(*this, checked_batch_size(batch_size), 1)
+      d_core(*this,
+             this->d_logger,
+             d_device,
+             analytic_taps(d_hilb),
+             1,
+             checked_batch_size(batch_size))
 {
-    if (d_device == device_cpu)
+    if (!d_core.on_gpu())
         d_cpu =
             std::make_unique<gr::filter::kernel::fir_filter<float, float, float>>(d_hilb);
-    else
-        d_gpu = std::make_unique<cuda::fir_stream<float, gr_complex>>(
-            d_device, analytic_taps(d_hilb), 1, static_cast<std::size_t>(batch_size));
     set_history(d_ntaps);
 }
 
 bool hilbert_fc_impl::start()
 {
-    d_gate.start();
-    d_history_stale = true; // fresh buffers: take the history from GNU Radio's window
+    d_core.start();
     return gr::sync_block::start();
 }
 
 bool hilbert_fc_impl::stop()
 {
-    d_gate.stop();
+    d_core.stop();
     return gr::sync_block::stop();
 }
 
 void hilbert_fc_impl::forecast(int noutput_items, gr_vector_int& ninput_items_required)
 {
-    const int needed = noutput_items + history() - 1;
-    ninput_items_required[0] = std::max(needed, d_gate.min_input_items());
+    d_core.forecast(noutput_items, ninput_items_required);
 }
 
 int hilbert_fc_impl::work(int noutput_items,
@@ -87,7 +87,7 @@ int hilbert_fc_impl::work(int noutput_items,
 {
     const auto in = static_cast<const float*>(input_items[0]);
     const auto out = static_cast<gr_complex*>(output_items[0]);
-    d_largest_batch = std::max<uint64_t>(d_largest_batch, noutput_items);
+    d_core.note_batch(noutput_items);
 
     if (d_cpu) { // gr-filter's hilbert_fc work(), for identical results
         for (int i = 0; i < noutput_items; i++)
@@ -95,19 +95,7 @@ int hilbert_fc_impl::work(int noutput_items,
         return noutput_items;
     }
 
-    try {
-        if (d_history_stale) {
-            d_gpu->set_history(in);
-            d_history_stale = false;
-        }
-        d_gpu->process(in + history() - 1, noutput_items, out);
-    } catch (const std::exception& e) {
-        // An exception leaving work() would kill this thread silently and hang the
-        // flowgraph; WORK_DONE ends the stream so the flowgraph stops.
-        d_logger->error("GPU filtering failed, stopping this flowgraph: {}", e.what());
-        return gr::block::WORK_DONE;
-    }
-    return noutput_items;
+    return d_core.filter(in, noutput_items, out) ? noutput_items : gr::block::WORK_DONE;
 }
 
 } // namespace gpufilter

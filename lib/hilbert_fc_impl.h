@@ -2,8 +2,7 @@
 #ifndef INCLUDED_GPUFILTER_HILBERT_FC_IMPL_H
 #define INCLUDED_GPUFILTER_HILBERT_FC_IMPL_H
 
-#include "batch_gate.h"
-#include "cuda/fir_stream.h"
+#include "gpu_block_core.h"
 #include <gnuradio/filter/fir_filter.h>
 #include <gnuradio/gpufilter/hilbert_fc.h>
 #include <memory>
@@ -21,10 +20,14 @@ public:
                     int batch_size);
 
     std::vector<float> taps() const override { return d_hilb; }
-    bool on_gpu() const override { return d_gpu != nullptr; }
+    bool on_gpu() const override { return d_core.on_gpu(); }
     int device() const override { return d_device; }
-    int batch_size() const override { return d_gate.batch_size(); }
-    uint64_t largest_batch() const override { return d_largest_batch; }
+    int batch_size() const override { return d_core.batch_size(); }
+    uint64_t largest_batch() const override { return d_core.largest_batch(); }
+    std::string fir_method() const override
+    {
+        return d_cpu ? "cpu" : d_core.gpu().method();
+    }
 
     bool start() override;
     bool stop() override;
@@ -38,11 +41,8 @@ private:
     const std::vector<float> d_hilb;
     int d_device;
     // GPU: one complex-tap FIR gives both parts. CPU: gr-filter's own work().
-    std::unique_ptr<cuda::fir_stream<float, gr_complex>> d_gpu;
+    gpu_block_core<float, gr_complex> d_core;
     std::unique_ptr<gr::filter::kernel::fir_filter<float, float, float>> d_cpu;
-    batch_gate d_gate;
-    bool d_history_stale = true;
-    uint64_t d_largest_batch = 0;
 };
 
 } // namespace gpufilter

@@ -46,6 +46,15 @@ inline double checked_sampling_freq(double sampling_freq)
     return sampling_freq;
 }
 
+//! The FIR algorithm a block is asked for (the CPU fallback checks it too).
+inline const std::string& checked_method(const std::string& method)
+{
+    if (method != "auto" && method != "direct" && method != "fft")
+        throw std::invalid_argument(
+            "method: must be \"auto\", \"direct\" or \"fft\", got \"" + method + "\"");
+    return method;
+}
+
 } // namespace gpufilter
 } // namespace gr
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "fir_engine.h"
+#include "fir_processor.h"
 #include "fir_stream.h"
 #include "resources.h"
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -11,20 +12,82 @@ namespace gr {
 namespace gpufilter {
 namespace cuda {
 
+namespace {
+
+// Three slots keep the three stages (upload, filter, download) busy at once.
+constexpr std::size_t slots = 3;
+// A sub-chunk is a quarter of the largest call, so one call already pipelines, but
+// not below 16384 samples: each costs a few microseconds of API calls, which would
+// then outweigh the copies they overlap.
+constexpr std::size_t min_sub_chunk = 16384;
+
+std::size_t sub_chunk_for(std::size_t max_chunk)
+{
+    return std::min(max_chunk, std::max(min_sub_chunk, (max_chunk + 3) / 4));
+}
+
+struct host_range {
+    const char* begin;
+    const char* end;
+    bool owned; // registered by us, so ours to unregister
+};
+
+} // namespace
+
 template <class In, class Tap>
 struct fir_stream<In, Tap>::impl {
-    impl(int dev, const std::vector<Tap>& taps, int decimation, std::size_t chunk)
+    //! One sub-chunk's resources; busy until its download has been waited for.
+    struct slot {
+        explicit slot(std::size_t n) : host_in(n), host_out(n), dev_in(n), dev_out(n) {}
+        pinned_buffer<In> host_in;
+        pinned_buffer<out_type> host_out; // decimation only shrinks: n outputs at most
+        device_buffer<In> dev_in;
+        device_buffer<out_type> dev_out;
+        event uploaded, filtered, downloaded;
+        bool busy = false;
+        out_type* copy_to = nullptr; // staged output still to be copied out, or null
+        std::size_t nout = 0;
+    };
+
+    impl(int dev,
+         const std::vector<Tap>& taps,
+         int decimation,
+         std::size_t max_chunk,
+         fir_method requested)
         : device((use_device(dev), dev)),
-          engine(taps, decimation),
-          max_chunk(chunk),
-          host_in(chunk),
-          host_out(chunk),
-          dev_in(chunk),
-          dev_out(chunk)
+          decimation(decimation),
+          requested(requested),
+          processor(make_fir_processor<In, Tap>(taps, decimation, requested)),
+          sub_chunk(sub_chunk_for(max_chunk))
     {
+        for (auto& s : ring)
+            s = std::make_unique<slot>(sub_chunk);
+    }
+
+    //! Waits for a slot's download and moves its staged output to the caller.
+    void retire(slot& s)
+    {
+        if (!s.busy)
+            return;
+        s.busy = false;
+        s.downloaded.synchronize();
+        if (s.copy_to)
+            std::memcpy(s.copy_to, s.host_out.get(), s.nout * sizeof(out_type));
+    }
+
+    bool registered(const void* p, std::size_t bytes) const
+    {
+        const auto b = static_cast<const char*>(p);
+        for (const auto& r : host)
+            if (b >= r.begin && b + bytes <= r.end)
+                return true;
+        return false;
     }
 
     int device;
+    int decimation;
+    fir_method requested;
+    bool rotating = false;
     // Test hook: GPUFILTER_TEST_FAIL_AFTER=N makes call N+1 of process() issue an
     // invalid copy, a real CUDA error, so tests can check that a failing GPU stops a
     // flowgraph with CUDA's message instead of hanging it. Read once, here.
@@ -32,28 +95,37 @@ struct fir_stream<In, Tap>::impl {
                           ? std::atol(std::getenv("GPUFILTER_TEST_FAIL_AFTER"))
                           : -1;
     long calls = 0;
-    fir_engine<In, Tap> engine;
-    std::size_t max_chunk;
-    pinned_buffer<In> host_in;
-    pinned_buffer<out_type> host_out; // decimation only shrinks: chunk outputs at most
-    device_buffer<In> dev_in;
-    device_buffer<out_type> dev_out;
-    cuda::stream stream;
+    std::unique_ptr<fir_processor<In, Tap>> processor;
+    std::size_t sub_chunk;
+    std::array<std::unique_ptr<slot>, slots> ring;
+    stream upload, compute, download;
+    std::vector<host_range> host;
+    std::string note = "no host memory registered";
 };
 
 template <class In, class Tap>
 fir_stream<In, Tap>::fir_stream(int device,
                                 const std::vector<Tap>& taps,
                                 int decimation,
-                                std::size_t max_chunk)
+                                std::size_t max_chunk,
+                                const std::string& method)
 {
     if (max_chunk == 0)
         throw std::invalid_argument("max_chunk: must be > 0");
-    d_impl = std::make_unique<impl>(device, taps, decimation, max_chunk);
+    d_impl = std::make_unique<impl>(
+        device, taps, decimation, max_chunk, parse_fir_method(method));
 }
 
 template <class In, class Tap>
-fir_stream<In, Tap>::~fir_stream() = default;
+fir_stream<In, Tap>::~fir_stream()
+{
+    if (d_impl) {
+        try {
+            unregister_host_memory();
+        } catch (...) { // nothing can act on a teardown error
+        }
+    }
+}
 template <class In, class Tap>
 fir_stream<In, Tap>::fir_stream(fir_stream&&) noexcept = default;
 template <class In, class Tap>
@@ -62,34 +134,47 @@ fir_stream<In, Tap>& fir_stream<In, Tap>::operator=(fir_stream&&) noexcept = def
 template <class In, class Tap>
 void fir_stream<In, Tap>::set_taps(const std::vector<Tap>& taps)
 {
-    use_device(d_impl->device);
-    d_impl->engine.set_taps(taps, d_impl->stream);
-    d_impl->stream.synchronize();
+    impl& s = *d_impl;
+    use_device(s.device);
+    const fir_method wanted =
+        choose_fir_method<In, Tap>(taps.size(), s.decimation, s.requested);
+    if (wanted == s.processor->method()) {
+        s.processor->set_taps(taps, s.compute);
+        s.compute.synchronize();
+        return;
+    }
+    // Another algorithm is faster for the new length: a fresh engine (zero history),
+    // which continues the rotation where the old one left it.
+    const rotation r = s.processor->next_rotation();
+    s.processor = make_fir_processor<In, Tap>(taps, s.decimation, wanted);
+    if (s.rotating)
+        s.processor->set_rotation(r);
 }
 
 template <class In, class Tap>
 void fir_stream<In, Tap>::set_history(const In* samples)
 {
     use_device(d_impl->device);
-    d_impl->engine.set_history(samples, d_impl->stream);
+    d_impl->processor->set_history(samples, d_impl->compute);
 }
 
 template <class In, class Tap>
 void fir_stream<In, Tap>::set_rotation(const rotation& r)
 {
-    d_impl->engine.set_rotation(r);
+    d_impl->processor->set_rotation(r);
+    d_impl->rotating = true;
 }
 
 template <class In, class Tap>
 rotation fir_stream<In, Tap>::next_rotation() const
 {
-    return d_impl->engine.next_rotation();
+    return d_impl->processor->next_rotation();
 }
 
 template <class In, class Tap>
 std::size_t fir_stream<In, Tap>::output_count(std::size_t n) const
 {
-    return d_impl->engine.output_count(n);
+    return d_impl->processor->output_count(n);
 }
 
 template <class In, class Tap>
@@ -99,41 +184,113 @@ std::size_t fir_stream<In, Tap>::process(const In* in, std::size_t n, out_type* 
     use_device(s.device);
     if (s.fail_after >= 0 && s.calls++ >= s.fail_after)
         GPUFILTER_CHECK(cudaMemcpyAsync(
-            nullptr, s.host_in.get(), 1, cudaMemcpyHostToDevice, s.stream));
+            nullptr, s.ring[0]->host_in.get(), 1, cudaMemcpyHostToDevice, s.upload));
+    for (auto& slot : s.ring) // a call that threw may have left slots behind
+        slot->busy = false;
+
+    const bool in_place_in = s.registered(in, n * sizeof(In));
+    const bool in_place_out = s.registered(out, output_count(n) * sizeof(out_type));
     std::size_t written = 0;
-    for (std::size_t done = 0; done < n;) {
-        const std::size_t count = std::min(s.max_chunk, n - done);
-        std::memcpy(s.host_in.get(), in + done, count * sizeof(In));
-        GPUFILTER_CHECK(cudaMemcpyAsync(s.dev_in.get(),
-                                        s.host_in.get(),
+    std::size_t next = 0;
+    for (std::size_t done = 0; done < n; next = (next + 1) % slots) {
+        auto& slot = *s.ring[next];
+        s.retire(slot); // the slot's previous sub-chunk is out of all its buffers
+        const std::size_t count = std::min(s.sub_chunk, n - done);
+
+        const In* src = in + done;
+        if (!in_place_in) {
+            std::memcpy(slot.host_in.get(), src, count * sizeof(In));
+            src = slot.host_in.get();
+        }
+        GPUFILTER_CHECK(cudaMemcpyAsync(slot.dev_in.get(),
+                                        src,
                                         count * sizeof(In),
                                         cudaMemcpyHostToDevice,
-                                        s.stream));
-        const std::size_t nout =
-            s.engine.process(s.dev_in.get(), count, s.dev_out.get(), s.stream);
-        GPUFILTER_CHECK(cudaMemcpyAsync(s.host_out.get(),
-                                        s.dev_out.get(),
-                                        nout * sizeof(out_type),
+                                        s.upload));
+        slot.uploaded.record(s.upload);
+
+        // Kernels run in order on one stream: each call's history feeds the next.
+        GPUFILTER_CHECK(cudaStreamWaitEvent(s.compute, slot.uploaded, 0));
+        slot.nout =
+            s.processor->process(slot.dev_in.get(), count, slot.dev_out.get(), s.compute);
+        slot.filtered.record(s.compute);
+
+        GPUFILTER_CHECK(cudaStreamWaitEvent(s.download, slot.filtered, 0));
+        out_type* dst = in_place_out ? out + written : slot.host_out.get();
+        GPUFILTER_CHECK(cudaMemcpyAsync(dst,
+                                        slot.dev_out.get(),
+                                        slot.nout * sizeof(out_type),
                                         cudaMemcpyDeviceToHost,
-                                        s.stream));
-        s.stream.synchronize();
-        std::memcpy(out + written, s.host_out.get(), nout * sizeof(out_type));
-        written += nout;
+                                        s.download));
+        slot.downloaded.record(s.download);
+        slot.copy_to = in_place_out ? nullptr : out + written;
+        slot.busy = true;
+
+        written += slot.nout;
         done += count;
     }
+    for (std::size_t i = 0; i < slots; ++i) // oldest first
+        s.retire(*s.ring[(next + i) % slots]);
     return written;
+}
+
+template <class In, class Tap>
+bool fir_stream<In, Tap>::register_host_memory(const void* base, std::size_t bytes)
+{
+    impl& s = *d_impl;
+    if (!base || bytes == 0)
+        return false;
+    if (s.registered(base, bytes))
+        return true;
+    use_device(s.device);
+    const auto b = static_cast<const char*>(base);
+    const cudaError_t e =
+        cudaHostRegister(const_cast<char*>(b), bytes, cudaHostRegisterDefault);
+    if (e == cudaSuccess || e == cudaErrorHostMemoryAlreadyRegistered) {
+        cudaGetLastError(); // the "already registered" answer is not an error here
+        s.host.push_back({ b, b + bytes, e == cudaSuccess });
+        s.note = e == cudaSuccess ? "registered" : "registered by another user";
+        return true;
+    }
+    cudaGetLastError(); // not sticky: the context stays usable, staging takes over
+    s.note = std::string("cudaHostRegister failed (") + cudaGetErrorName(e) + ": " +
+             cudaGetErrorString(e) + "), using pinned staging";
+    return false;
+}
+
+template <class In, class Tap>
+void fir_stream<In, Tap>::unregister_host_memory()
+{
+    impl& s = *d_impl;
+    use_device(s.device);
+    for (const auto& r : s.host)
+        if (r.owned)
+            cudaHostUnregister(const_cast<char*>(r.begin));
+    s.host.clear();
+}
+
+template <class In, class Tap>
+const std::string& fir_stream<In, Tap>::registration_note() const
+{
+    return d_impl->note;
 }
 
 template <class In, class Tap>
 int fir_stream<In, Tap>::ntaps() const
 {
-    return d_impl->engine.ntaps();
+    return d_impl->processor->ntaps();
 }
 
 template <class In, class Tap>
 int fir_stream<In, Tap>::device() const
 {
     return d_impl->device;
+}
+
+template <class In, class Tap>
+const char* fir_stream<In, Tap>::method() const
+{
+    return fir_method_name(d_impl->processor->method());
 }
 
 template class fir_stream<float, float>;

@@ -145,6 +145,7 @@ class qa_fir_filter(gr_unittest.TestCase):
         ours, got, want = self.run_both("ccc", 3, taps, x, device=gpufilter.device_cpu)
         self.assertFalse(ours.on_gpu())
         self.assertEqual(ours.device(), gpufilter.device_cpu)
+        self.assertEqual(ours.fir_method(), "cpu")
         self.assertLessEqual(relative_error(got.data(), want.data()), TOLERANCE)
 
     def test_runs_on_gpu_when_there_is_one(self):
@@ -154,6 +155,23 @@ class qa_fir_filter(gr_unittest.TestCase):
         self.assertEqual(blk.device(), 0)
         self.assertIn("sm_", gpufilter.cuda_device_name(0))
 
+    def test_each_algorithm_matches_gr_filter(self):
+        # Forced direct form and FFT overlap-save, long enough for both to matter,
+        # across stream lengths that end mid-segment; the FFT path is held to 1e-4.
+        skip_without_gpu(self)
+        for name in ("ccf", "fff", "ccc"):
+            for method, tolerance in (("direct", TOLERANCE), ("fft", 1e-4)):
+                for decimation in (1, 5):
+                    x = random_samples(self.rng, 150001, VARIANTS[name][0])
+                    taps = self.taps_for(name, 1500)
+                    ours, got, want = self.run_both(
+                        name, decimation, taps, x, method=method)
+                    self.assertEqual(ours.fir_method(), method)
+                    self.assertEqual(len(got.data()), len(want.data()))
+                    self.assertLessEqual(
+                        relative_error(got.data(), want.data()), tolerance,
+                        f"{name} {method} D={decimation}")
+
     def test_bad_parameters_name_themselves(self):
         cases = [
             (ValueError, "decimation", lambda: gpufilter.fir_filter_ccf(0, [1.0])),
@@ -162,6 +180,8 @@ class qa_fir_filter(gr_unittest.TestCase):
             (IndexError, "device", lambda: gpufilter.fir_filter_ccf(1, [1.0], 99)),
             (IndexError, "device", lambda: gpufilter.fir_filter_ccf(1, [1.0], -7)),
             (ValueError, "batch_size", lambda: gpufilter.fir_filter_ccf(1, [1.0], -1, 0)),
+            (ValueError, "method",
+             lambda: gpufilter.fir_filter_ccf(1, [1.0], -1, 1024, "winograd")),
             (IndexError, "device", lambda: gpufilter.cuda_device_name(99)),
         ]
         for exc, word, make in cases:

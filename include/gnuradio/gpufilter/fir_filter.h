@@ -4,9 +4,11 @@
 
 #include <gnuradio/gpufilter/api.h>
 #include <gnuradio/gpufilter/device.h>
+#include <gnuradio/gpufilter/gpu_options.h>
 #include <gnuradio/gr_complex.h>
 #include <gnuradio/sync_decimator.h>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace gr {
@@ -19,14 +21,15 @@ namespace gpufilter {
  * \details
  * Same arguments, output, history, decimation phase and tags as gr-filter's block:
  * output k is sum_j taps[j] * in[k*decimation - j], starting from zero history.
- * Samples travel to the GPU in batches of about \p batch_size input samples through
- * pinned host memory; the block asks its neighbours' buffers for room for whole
+ * Samples travel to the GPU in batches of about \p batch_size input samples, by DMA
+ * straight from and to GNU Radio's buffers, with copies overlapped with compute; the
+ * block asks its neighbours' buffers for room for whole
  * batches, and flushes what is left at the end of a stream, so the output length is
  * exactly gr-filter's. With no usable CUDA device (or device = device_cpu) it runs
  * gr-filter's CPU kernel and logs one warning.
  */
 template <class IN_T, class OUT_T, class TAP_T>
-class GPUFILTER_API fir_filter : virtual public gr::sync_decimator
+class GPUFILTER_API fir_filter : virtual public gr::sync_decimator, public gpu_options
 {
 public:
     typedef std::shared_ptr<fir_filter<IN_T, OUT_T, TAP_T>> sptr;
@@ -37,23 +40,19 @@ public:
      * \param device      CUDA device index, device_auto (-1) or device_cpu (-2)
      * \param batch_size  input samples per GPU transfer (>= 1); latency/throughput
      * trade-off
+     * \param method      "auto" (the faster for these taps and decimation, from the
+     * crossover measured in docs/kernels.md), "direct" (direct form) or "fft"
+     * (overlap-save with cuFFT)
      */
     static sptr make(int decimation,
                      const std::vector<TAP_T>& taps,
                      int device = device_auto,
-                     int batch_size = default_batch_size);
+                     int batch_size = default_batch_size,
+                     const std::string& method = "auto");
 
     //! New taps; applied from the next work() call, as in gr-filter.
     virtual void set_taps(const std::vector<TAP_T>& taps) = 0;
     virtual std::vector<TAP_T> taps() const = 0;
-
-    //! True when the block computes on a GPU, false on the CPU fallback.
-    virtual bool on_gpu() const = 0;
-    //! The CUDA device in use, or device_cpu.
-    virtual int device() const = 0;
-    virtual int batch_size() const = 0;
-    //! Most input samples handled in one work() call so far (shows batching at work).
-    virtual uint64_t largest_batch() const = 0;
 };
 
 typedef fir_filter<float, float, float> fir_filter_fff;

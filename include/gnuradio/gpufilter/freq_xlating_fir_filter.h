@@ -4,6 +4,7 @@
 
 #include <gnuradio/gpufilter/api.h>
 #include <gnuradio/gpufilter/device.h>
+#include <gnuradio/gpufilter/gpu_options.h>
 #include <gnuradio/gr_complex.h>
 #include <gnuradio/sync_decimator.h>
 #include <cstdint>
@@ -37,7 +38,8 @@ namespace gpufilter {
  * with gr-filter's CPU kernel and rotates with the same double-precision phase.
  */
 template <class IN_T, class OUT_T, class TAP_T>
-class GPUFILTER_API freq_xlating_fir_filter : virtual public gr::sync_decimator
+class GPUFILTER_API freq_xlating_fir_filter : virtual public gr::sync_decimator,
+                                              public gpu_options
 {
 public:
     typedef std::shared_ptr<freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>> sptr;
@@ -64,14 +66,6 @@ public:
     //! New prototype taps; applied from the next work() call, with a "freq" tag.
     virtual void set_taps(const std::vector<TAP_T>& taps) = 0;
     virtual std::vector<TAP_T> taps() const = 0;
-
-    //! True when the block computes on a GPU, false on the CPU fallback.
-    virtual bool on_gpu() const = 0;
-    //! The CUDA device in use, or device_cpu.
-    virtual int device() const = 0;
-    virtual int batch_size() const = 0;
-    //! Most input samples handled in one work() call so far.
-    virtual uint64_t largest_batch() const = 0;
 };
 
 typedef freq_xlating_fir_filter<gr_complex, gr_complex, gr_complex>

@@ -5,6 +5,7 @@
 #include <gnuradio/fft/window.h>
 #include <gnuradio/gpufilter/api.h>
 #include <gnuradio/gpufilter/device.h>
+#include <gnuradio/gpufilter/gpu_options.h>
 #include <gnuradio/sync_block.h>
 #include <cstdint>
 
@@ -24,7 +25,7 @@ namespace gpufilter {
  * real part is the delayed input exactly. With no usable CUDA device (or device =
  * device_cpu) the block runs gr-filter's CPU kernel.
  */
-class GPUFILTER_API hilbert_fc : virtual public gr::sync_block
+class GPUFILTER_API hilbert_fc : virtual public gr::sync_block, public gpu_options
 {
 public:
     typedef std::shared_ptr<hilbert_fc> sptr;
@@ -44,14 +45,6 @@ public:
 
     //! The Hilbert filter's taps (the imaginary part's filter).
     virtual std::vector<float> taps() const = 0;
-
-    //! True when the block computes on a GPU, false on the CPU fallback.
-    virtual bool on_gpu() const = 0;
-    //! The CUDA device in use, or device_cpu.
-    virtual int device() const = 0;
-    virtual int batch_size() const = 0;
-    //! Most input samples handled in one work() call so far.
-    virtual uint64_t largest_batch() const = 0;
 };
 
 } // namespace gpufilter

@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(fir_filter.h)                                              */
-/* BINDTOOL_HEADER_FILE_HASH(eefa14a7f86c13da332f28f37e464345) */
+/* BINDTOOL_HEADER_FILE_HASH(6d2e8d0a28c7b45b6c813113b8a4d40c) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -29,19 +29,17 @@ void bind_fir_filter_template(py::module& m, const char* classname)
                gr::sync_block,
                gr::block,
                gr::basic_block,
+               gr::gpufilter::gpu_options,
                std::shared_ptr<block>>(m, classname, D(fir_filter))
         .def(py::init(&block::make),
              py::arg("decimation"),
              py::arg("taps"),
              py::arg("device") = gr::gpufilter::device_auto,
              py::arg("batch_size") = gr::gpufilter::default_batch_size,
+             py::arg("method") = "auto",
              D(fir_filter, make))
         .def("set_taps", &block::set_taps, py::arg("taps"), D(fir_filter, set_taps))
-        .def("taps", &block::taps, D(fir_filter, taps))
-        .def("on_gpu", &block::on_gpu, D(fir_filter, on_gpu))
-        .def("device", &block::device, D(fir_filter, device))
-        .def("batch_size", &block::batch_size, D(fir_filter, batch_size))
-        .def("largest_batch", &block::largest_batch, D(fir_filter, largest_batch));
+        .def("taps", &block::taps, D(fir_filter, taps));
 }
 
 void bind_fir_filter(py::module& m)

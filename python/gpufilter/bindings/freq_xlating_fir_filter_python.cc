@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(freq_xlating_fir_filter.h)                                 */
-/* BINDTOOL_HEADER_FILE_HASH(dcd295af46fab3e938686512a4220ef6) */
+/* BINDTOOL_HEADER_FILE_HASH(60c17b08a4c4ef3a84631947b2ca3206) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -29,6 +29,7 @@ void bind_freq_xlating_fir_filter_template(py::module& m, const char* classname)
                gr::sync_block,
                gr::block,
                gr::basic_block,
+               gr::gpufilter::gpu_options,
                std::shared_ptr<block>>(m, classname, D(freq_xlating_fir_filter))
         .def(py::init(&block::make),
              py::arg("decimation"),
@@ -47,13 +48,7 @@ void bind_freq_xlating_fir_filter_template(py::module& m, const char* classname)
              &block::set_taps,
              py::arg("taps"),
              D(freq_xlating_fir_filter, set_taps))
-        .def("taps", &block::taps, D(freq_xlating_fir_filter, taps))
-        .def("on_gpu", &block::on_gpu, D(freq_xlating_fir_filter, on_gpu))
-        .def("device", &block::device, D(freq_xlating_fir_filter, device))
-        .def("batch_size", &block::batch_size, D(freq_xlating_fir_filter, batch_size))
-        .def("largest_batch",
-             &block::largest_batch,
-             D(freq_xlating_fir_filter, largest_batch));
+        .def("taps", &block::taps, D(freq_xlating_fir_filter, taps));
 }
 
 void bind_freq_xlating_fir_filter(py::module& m)

@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(hilbert_fc.h)                                              */
-/* BINDTOOL_HEADER_FILE_HASH(7b141ec411a457b05990d0e13883fbe5) */
+/* BINDTOOL_HEADER_FILE_HASH(29fda226734f1739273fa76136979228) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -28,6 +28,7 @@ void bind_hilbert_fc(py::module& m)
                gr::sync_block,
                gr::block,
                gr::basic_block,
+               gr::gpufilter::gpu_options,
                std::shared_ptr<hilbert_fc>>(m, "hilbert_fc", D(hilbert_fc))
         .def(py::init(&hilbert_fc::make),
              py::arg("ntaps"),
@@ -36,9 +37,5 @@ void bind_hilbert_fc(py::module& m)
              py::arg("device") = gr::gpufilter::device_auto,
              py::arg("batch_size") = gr::gpufilter::default_batch_size,
              D(hilbert_fc, make))
-        .def("taps", &hilbert_fc::taps, D(hilbert_fc, taps))
-        .def("on_gpu", &hilbert_fc::on_gpu, D(hilbert_fc, on_gpu))
-        .def("device", &hilbert_fc::device, D(hilbert_fc, device))
-        .def("batch_size", &hilbert_fc::batch_size, D(hilbert_fc, batch_size))
-        .def("largest_batch", &hilbert_fc::largest_batch, D(hilbert_fc, largest_batch));
+        .def("taps", &hilbert_fc::taps, D(hilbert_fc, taps));
 }

@@ -8,7 +8,7 @@ static const char* __doc_gr_gpufilter_fir_filter =
 Same arguments, output, history, decimation phase and tags as gr-filter's block:
 output k is sum_j taps[j] * in[k*decimation - j], starting from zero history.
 Samples travel to the GPU in batches of about batch_size input samples through
-pinned host memory. With no usable CUDA device (or device=device_cpu) it runs
+DMA from and to GNU Radio's buffers. With no usable CUDA device (or device=device_cpu) it runs
 gr-filter's CPU kernel and logs one warning.)doc";
 
 static const char* __doc_gr_gpufilter_fir_filter_make = R"doc(Make a GPU FIR filter.
@@ -17,16 +17,10 @@ Args:
     decimation: keep every decimation-th output (>= 1)
     taps: filter taps (not empty)
     device: CUDA device index, device_auto (-1: first GPU, else CPU) or device_cpu (-2)
-    batch_size: input samples per GPU transfer (>= 1); latency/throughput trade-off)doc";
+    batch_size: input samples per GPU transfer (>= 1); latency/throughput trade-off
+    method: "auto" (the faster algorithm for these taps, from the measured
+        crossover), "direct" (direct form) or "fft" (overlap-save with cuFFT))doc";
 
 static const char* __doc_gr_gpufilter_fir_filter_set_taps =
     R"doc(New taps; applied from the next work() call, as in gr-filter.)doc";
 static const char* __doc_gr_gpufilter_fir_filter_taps = R"doc(The current taps.)doc";
-static const char* __doc_gr_gpufilter_fir_filter_on_gpu =
-    R"doc(True when the block computes on a GPU, False on the CPU fallback.)doc";
-static const char* __doc_gr_gpufilter_fir_filter_device =
-    R"doc(The CUDA device in use, or device_cpu.)doc";
-static const char* __doc_gr_gpufilter_fir_filter_batch_size =
-    R"doc(Input samples per GPU transfer.)doc";
-static const char* __doc_gr_gpufilter_fir_filter_largest_batch =
-    R"doc(Most input samples handled in one work() call so far.)doc";

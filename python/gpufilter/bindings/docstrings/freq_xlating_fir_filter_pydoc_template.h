@@ -37,11 +37,3 @@ static const char* __doc_gr_gpufilter_freq_xlating_fir_filter_set_taps =
     R"doc(New prototype taps; applied from the next work() call, with a "freq" tag.)doc";
 static const char* __doc_gr_gpufilter_freq_xlating_fir_filter_taps =
     R"doc(The prototype (low-pass) taps.)doc";
-static const char* __doc_gr_gpufilter_freq_xlating_fir_filter_on_gpu =
-    R"doc(True when the block computes on a GPU, False on the CPU fallback.)doc";
-static const char* __doc_gr_gpufilter_freq_xlating_fir_filter_device =
-    R"doc(The CUDA device in use, or device_cpu.)doc";
-static const char* __doc_gr_gpufilter_freq_xlating_fir_filter_batch_size =
-    R"doc(Input samples per GPU transfer.)doc";
-static const char* __doc_gr_gpufilter_freq_xlating_fir_filter_largest_batch =
-    R"doc(Most input samples handled in one work() call so far.)doc";

@@ -24,11 +24,3 @@ Args:
 
 static const char* __doc_gr_gpufilter_hilbert_fc_taps =
     R"doc(The Hilbert filter's taps (the imaginary part's filter).)doc";
-static const char* __doc_gr_gpufilter_hilbert_fc_on_gpu =
-    R"doc(True when the block computes on a GPU, False on the CPU fallback.)doc";
-static const char* __doc_gr_gpufilter_hilbert_fc_device =
-    R"doc(The CUDA device in use, or device_cpu.)doc";
-static const char* __doc_gr_gpufilter_hilbert_fc_batch_size =
-    R"doc(Input samples per GPU transfer.)doc";
-static const char* __doc_gr_gpufilter_hilbert_fc_largest_batch =
-    R"doc(Most input samples handled in one work() call so far.)doc";

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/***********************************************************************************/
+/* Written by hand; the hash below is checked at build time so that a change to   */
+/* the header without a matching change here fails the build.                      */
+/* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
+/* BINDTOOL_USE_PYGCCXML(0)                                                        */
+/* BINDTOOL_HEADER_FILE(gpu_options.h)                                             */
+/* BINDTOOL_HEADER_FILE_HASH(8ebea1d11ae5c59ea1afed5fb0630d50) */
+/***********************************************************************************/
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+
+#include <gnuradio/gpufilter/gpu_options.h>
+// pydoc.h is automatically generated in the build directory
+#include <gpu_options_pydoc.h>
+
+void bind_gpu_options(py::module& m)
+{
+    using opts = gr::gpufilter::gpu_options;
+    // A base of every block class, so each block has these methods.
+    py::class_<opts, std::shared_ptr<opts>>(m, "gpu_options", D(gpu_options))
+        .def("on_gpu", &opts::on_gpu, D(gpu_options, on_gpu))
+        .def("device", &opts::device, D(gpu_options, device))
+        .def("batch_size", &opts::batch_size, D(gpu_options, batch_size))
+        .def("largest_batch", &opts::largest_batch, D(gpu_options, largest_batch))
+        .def("fir_method", &opts::fir_method, D(gpu_options, fir_method));
+}
