@@ -154,6 +154,52 @@ struct pinned_alloc {
     static void release(void* p) { cudaFreeHost(p); }
 };
 
+/*!
+ * A cuFFT plan handle (cufftCreate/cufftDestroy). Not a unique_handle: 0 is a valid
+ * cufftHandle, so validity is tracked separately. The plan is made by the owner
+ * (cufftMakePlanMany on get()) after creation.
+ */
+class fft_plan
+{
+public:
+    fft_plan() = default;
+    static fft_plan create()
+    {
+        fft_plan p;
+        GPUFILTER_CHECK(cufftCreate(&p.d_h));
+        p.d_valid = true;
+        return p;
+    }
+    fft_plan(fft_plan&& o) noexcept : d_h(o.d_h), d_valid(std::exchange(o.d_valid, false))
+    {
+    }
+    fft_plan& operator=(fft_plan&& o) noexcept
+    {
+        if (this != &o) {
+            reset();
+            d_h = o.d_h;
+            d_valid = std::exchange(o.d_valid, false);
+        }
+        return *this;
+    }
+    fft_plan(const fft_plan&) = delete;
+    fft_plan& operator=(const fft_plan&) = delete;
+    ~fft_plan() { reset(); }
+
+    cufftHandle get() const { return d_h; }
+    explicit operator bool() const { return d_valid; }
+    void reset()
+    {
+        if (d_valid)
+            cufftDestroy(d_h); // errors at teardown are ignored: nothing can act on them
+        d_valid = false;
+    }
+
+private:
+    cufftHandle d_h = 0;
+    bool d_valid = false;
+};
+
 template <class T>
 using device_buffer = buffer<T, device_alloc>;
 template <class T>

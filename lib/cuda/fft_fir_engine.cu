@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "fft_fir_engine.h"
+#include "fft_fir_kernels.cuh"
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+
+namespace {
+
+constexpr long long min_auto_fft_size = 4096;
+constexpr long long max_auto_fft_size = 65536; // before the half-useful rule
+constexpr long long max_fft_size = 1LL << 26;  // segments buffer: 512 MB at batch 1
+// Samples per largest batch (32 MB of complex segments): enough work per cuFFT launch
+// to fill an H200, small enough to stay a modest allocation.
+constexpr long long samples_per_batch = 1LL << 22;
+constexpr int max_batch = 1024; // also keeps gridDim.y (one row per segment) legal
+
+template <class T>
+void check_parameters(const std::vector<T>& taps, int decimation, int fft_size)
+{
+    if (taps.empty())
+        throw std::invalid_argument("taps: must not be empty");
+    if (decimation < 1)
+        throw std::invalid_argument("decimation: must be >= 1, got " +
+                                    std::to_string(decimation));
+    const long long needed = static_cast<long long>(taps.size()) - 1 + decimation;
+    if (fft_size < 0 || fft_size > max_fft_size || (fft_size && fft_size < needed))
+        throw std::invalid_argument(
+            "fft_size: must be 0 (automatic) or in [ntaps - 1 + decimation = " +
+            std::to_string(needed) + ", " + std::to_string(max_fft_size) + "], got " +
+            std::to_string(fft_size));
+}
+
+unsigned blocks_for(long long n, long long per_block)
+{
+    return static_cast<unsigned>((n + per_block - 1) / per_block);
+}
+
+template <class T>
+history_then_input<device_t<T>> view(const device_buffer<T>& history,
+                                     std::size_t history_len,
+                                     const T* input,
+                                     std::size_t input_len)
+{
+    return { reinterpret_cast<const device_t<T>*>(history.get()),
+             static_cast<long long>(history_len),
+             reinterpret_cast<const device_t<T>*>(input),
+             static_cast<long long>(input_len) };
+}
+
+// dst[0, n) = src[from, from + n) on the device.
+template <class T>
+void launch_copy(history_then_input<device_t<T>> src,
+                 long long from,
+                 T* dst,
+                 std::size_t n,
+                 cudaStream_t stream)
+{
+    if (n == 0)
+        return;
+    constexpr int block = 256;
+    fft_fir_kernels::copy_span<<<blocks_for(n, block), block, 0, stream>>>(
+        src, from, reinterpret_cast<device_t<T>*>(dst), static_cast<long long>(n));
+    GPUFILTER_CHECK_LAUNCH();
+}
+
+cufftComplex* as_cufft(complex* p) { return reinterpret_cast<cufftComplex*>(p); }
+
+} // namespace
+
+template <class In, class Tap>
+int fft_fir_engine<In, Tap>::default_fft_size(int ntaps, int decimation)
+{
+    long long n = min_auto_fft_size;
+    while (n < 8LL * ntaps && n < max_auto_fft_size)
+        n *= 2;
+    while (n < 2LL * (ntaps - 1 + decimation))
+        n *= 2;
+    if (n > max_fft_size)
+        throw std::invalid_argument("fft_size: " + std::to_string(ntaps) +
+                                    " taps at decimation " + std::to_string(decimation) +
+                                    " need more than the largest size " +
+                                    std::to_string(max_fft_size));
+    return static_cast<int>(n);
+}
+
+template <class In, class Tap>
+fft_fir_engine<In, Tap>::fft_fir_engine(const std::vector<Tap>& taps,
+                                        int decimation,
+                                        int fft_size)
+    : d_decimation(decimation), d_auto_size(fft_size == 0), d_fft_size(fft_size)
+{
+    check_parameters(taps, decimation, fft_size);
+    stream s;
+    set_taps(taps, s); // plans; with no old history, zero-fills the new one
+    s.synchronize();
+}
+
+template <class In, class Tap>
+void fft_fir_engine<In, Tap>::make_plans(int fft_size, cudaStream_t stream)
+{
+    GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // queued work may use the old ones
+    d_plans.clear();
+    d_batches.clear();
+    d_fft_work = {};
+    d_segments = {};
+    d_spectrum = {};
+
+    // Batch counts: the largest, then halves down to 1, so that a group of segments
+    // runs with at most a quarter of wasted transforms (pick_plan).
+    long long batch = 1;
+    while (batch * 2 <= std::min<long long>(max_batch, samples_per_batch / fft_size))
+        batch *= 2;
+    std::size_t work_bytes = 0;
+    for (; batch >= 1; batch /= 2) {
+        fft_plan p = fft_plan::create();
+        GPUFILTER_CHECK(cufftSetAutoAllocation(p.get(), 0)); // one shared work area
+        int n = fft_size;
+        std::size_t bytes = 0;
+        // Contiguous segments of fft_size samples, in place.
+        GPUFILTER_CHECK(cufftMakePlanMany(p.get(),
+                                          1,
+                                          &n,
+                                          nullptr,
+                                          1,
+                                          fft_size,
+                                          nullptr,
+                                          1,
+                                          fft_size,
+                                          CUFFT_C2C,
+                                          static_cast<int>(batch),
+                                          &bytes));
+        work_bytes = std::max(work_bytes, bytes);
+        d_plans.push_back(std::move(p));
+        d_batches.push_back(static_cast<int>(batch));
+    }
+    d_fft_work = device_buffer<char>(work_bytes);
+    if (work_bytes)
+        for (const auto& p : d_plans)
+            GPUFILTER_CHECK(cufftSetWorkArea(p.get(), d_fft_work.get()));
+    d_segments = device_buffer<complex>(std::size_t(d_batches.front()) * fft_size);
+    d_spectrum = device_buffer<complex>(fft_size);
+    d_fft_size = fft_size;
+}
+
+template <class In, class Tap>
+void fft_fir_engine<In, Tap>::upload_spectrum(cudaStream_t stream)
+{
+    // Taps zero-padded to N and scaled by 1/N (exact for a power of two), so that
+    // cuFFT's unscaled inverse gives the convolution itself. Real taps are promoted:
+    // a real filter's spectrum is conjugate-symmetric, an R2C/C2R path would store and
+    // multiply half of it, and transform half as much for real input.
+    std::vector<complex> padded(d_fft_size, complex(0.0f, 0.0f));
+    const float scale = 1.0f / static_cast<float>(d_fft_size);
+    for (std::size_t j = 0; j < d_taps.size(); ++j)
+        padded[j] = complex(d_taps[j]) * scale;
+    GPUFILTER_CHECK(cudaMemcpyAsync(d_spectrum.get(),
+                                    padded.data(),
+                                    padded.size() * sizeof(complex),
+                                    cudaMemcpyHostToDevice,
+                                    stream));
+    const cufftHandle one = d_plans.back().get(); // batch 1
+    GPUFILTER_CHECK(cufftSetStream(one, stream));
+    GPUFILTER_CHECK(cufftExecC2C(
+        one, as_cufft(d_spectrum.get()), as_cufft(d_spectrum.get()), CUFFT_FORWARD));
+    GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // `padded` dies on return
+}
+
+template <class In, class Tap>
+void fft_fir_engine<In, Tap>::set_taps(const std::vector<Tap>& taps, cudaStream_t stream)
+{
+    check_parameters(taps, d_decimation, d_auto_size ? 0 : d_fft_size);
+    const int size = d_auto_size
+                         ? default_fft_size(static_cast<int>(taps.size()), d_decimation)
+                         : d_fft_size;
+    const std::size_t old_len = d_taps.empty() ? 0 : history_len();
+    const std::size_t new_len = taps.size() - 1;
+    d_taps = taps;
+    if (d_plans.empty() || size != d_fft_size)
+        make_plans(size, stream);
+    // Each segment yields N - H exact outputs at full rate; using a multiple of D of
+    // them puts every segment's first kept output at the same place (see the kernels).
+    d_advance = static_cast<int>((d_fft_size - new_len) / d_decimation * d_decimation);
+    upload_spectrum(stream);
+
+    // Keep the newest new_len samples of the old history, zeros before them.
+    const std::size_t capacity = std::max<std::size_t>(new_len, 1);
+    device_buffer<In>& next = d_history[d_current ^ 1];
+    if (next.size() < capacity)
+        next = device_buffer<In>(capacity);
+    const auto old_history =
+        view(d_history[d_current], old_len, static_cast<const In*>(nullptr), 0);
+    launch_copy(old_history,
+                static_cast<long long>(old_len) - static_cast<long long>(new_len),
+                next.get(),
+                new_len,
+                stream);
+    d_current ^= 1;
+    if (d_history[d_current ^ 1].size() < capacity) {
+        // Wait for the copy before the old buffer may be freed.
+        GPUFILTER_CHECK(cudaStreamSynchronize(stream));
+        d_history[d_current ^ 1] = device_buffer<In>(capacity);
+    }
+}
+
+template <class In, class Tap>
+void fft_fir_engine<In, Tap>::set_history(const In* host_samples, cudaStream_t stream)
+{
+    if (history_len())
+        GPUFILTER_CHECK(cudaMemcpyAsync(d_history[d_current].get(),
+                                        host_samples,
+                                        history_len() * sizeof(In),
+                                        cudaMemcpyHostToDevice,
+                                        stream));
+    GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // host_samples may go away after this
+    d_phase = 0;
+}
+
+template <class In, class Tap>
+void fft_fir_engine<In, Tap>::reset(cudaStream_t stream)
+{
+    if (history_len())
+        GPUFILTER_CHECK(cudaMemsetAsync(
+            d_history[d_current].get(), 0, history_len() * sizeof(In), stream));
+    d_phase = 0;
+}
+
+template <class In, class Tap>
+void fft_fir_engine<In, Tap>::set_rotation(const rotation& r)
+{
+    if (!is_complex_v<out_type>)
+        throw std::logic_error("set_rotation: this engine's output is real");
+    d_rotation = r;
+    d_rotated_outputs = 0;
+    d_rotating = true;
+}
+
+template <class In, class Tap>
+rotation fft_fir_engine<In, Tap>::next_rotation() const
+{
+    if (!d_rotating)
+        return {};
+    return { phase_cycles(d_rotation, d_rotated_outputs),
+             wrap_cycles(d_rotation.step_cycles) };
+}
+
+template <class In, class Tap>
+std::size_t fft_fir_engine<In, Tap>::output_count(std::size_t n) const
+{
+    // Outputs fall on input samples d_phase, d_phase + D, ... of this call.
+    return n > d_phase ? (n - 1 - d_phase) / d_decimation + 1 : 0;
+}
+
+template <class In, class Tap>
+int fft_fir_engine<In, Tap>::pick_plan(long long remaining) const
+{
+    // The smallest batch that finishes the call, if at most a quarter of it is waste;
+    // otherwise the largest that does not overshoot (the batches include 1).
+    for (int i = static_cast<int>(d_batches.size()) - 1; i >= 0; --i) {
+        if (d_batches[i] >= remaining) {
+            if (d_batches[i] <= remaining + remaining / 4)
+                return i;
+            break;
+        }
+    }
+    int i = 0;
+    while (d_batches[i] > remaining)
+        ++i;
+    return i;
+}
+
+template <class In, class Tap>
+std::size_t fft_fir_engine<In, Tap>::process(const In* d_in,
+                                             std::size_t n,
+                                             out_type* d_out,
+                                             cudaStream_t stream)
+{
+    using out_t = device_t<out_type>;
+    namespace kern = fft_fir_kernels;
+
+    const std::size_t noutputs = output_count(n);
+    const std::size_t hlen = history_len();
+    const auto src = view(d_history[d_current], hlen, d_in, n);
+
+    if (noutputs) {
+        const int N = d_fft_size;
+        const int D = d_decimation;
+        const int H = static_cast<int>(hlen);
+        const long long L = d_advance;
+        const int Q = static_cast<int>(L / D); // kept outputs per segment, >= 1
+        const auto nout = static_cast<long long>(noutputs);
+        const long long segments = (nout + Q - 1) / Q;
+        const auto first = static_cast<long long>(d_phase);
+        const auto out = reinterpret_cast<out_t*>(d_out);
+        float2* seg = reinterpret_cast<float2*>(d_segments.get());
+        const auto spectrum = reinterpret_cast<const float2*>(d_spectrum.get());
+        const rotate_epilogue rot{ phase_cycles(d_rotation, d_rotated_outputs),
+                                   wrap_cycles(d_rotation.step_cycles) };
+
+        // Groups of b segments: [s0, s0 + b) of this call. Segments past the last
+        // one needed (when b overshoots) are transformed but never extracted.
+        for (long long s0 = 0; s0 < segments;) {
+            const int p = pick_plan(segments - s0);
+            const int b = d_batches[p];
+            const cufftHandle plan = d_plans[p].get();
+            const dim3 bins(blocks_for(N, kern::threads), b);
+            // Segment s0 + s starts at virtual index first + (s0 + s)*L.
+            kern::build_segments<<<bins, kern::threads, 0, stream>>>(
+                src, first + s0 * L, L, N, seg);
+            GPUFILTER_CHECK_LAUNCH();
+            GPUFILTER_CHECK(cufftSetStream(plan, stream));
+            GPUFILTER_CHECK(cufftExecC2C(plan, seg, seg, CUFFT_FORWARD));
+            kern::multiply_spectrum<<<bins, kern::threads, 0, stream>>>(seg, spectrum, N);
+            GPUFILTER_CHECK_LAUNCH();
+            GPUFILTER_CHECK(cufftExecC2C(plan, seg, seg, CUFFT_INVERSE));
+            // Output k of the call is segment k / Q, kept output k % Q.
+            const dim3 kept(blocks_for(Q, kern::threads), b);
+            const long long k0 = s0 * Q;
+            bool rotated = false;
+            if constexpr (is_complex_v<out_type>) {
+                if (d_rotating) {
+                    kern::extract_outputs<<<kept, kern::threads, 0, stream>>>(
+                        seg, N, H, D, Q, k0, nout, out, rot);
+                    rotated = true;
+                }
+            }
+            if (!rotated)
+                kern::extract_outputs<<<kept, kern::threads, 0, stream>>>(
+                    seg, N, H, D, Q, k0, nout, out, no_epilogue{});
+            GPUFILTER_CHECK_LAUNCH();
+            s0 += b;
+        }
+    }
+    d_rotated_outputs += noutputs;
+
+    // The next call's history: the last hlen samples of [history | input].
+    if (hlen) {
+        launch_copy(
+            src, static_cast<long long>(n), d_history[d_current ^ 1].get(), hlen, stream);
+        d_current ^= 1;
+    }
+    d_phase = d_phase + noutputs * d_decimation - n;
+    return noutputs;
+}
+
+template class fft_fir_engine<float, float>;
+template class fft_fir_engine<complex, float>;
+template class fft_fir_engine<complex, complex>;
+template class fft_fir_engine<float, complex>;
+template class fft_fir_engine<std::int16_t, complex>;
+
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr

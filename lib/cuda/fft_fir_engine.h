@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_CUDA_FFT_FIR_ENGINE_H
+#define INCLUDED_GPUFILTER_CUDA_FFT_FIR_ENGINE_H
+
+#include "resources.h"
+#include "rotation.h"
+#include "sample_types.h"
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+
+/*!
+ * \brief Decimating FIR filter by FFT overlap-save (cuFFT), for long filters.
+ *
+ * The same filter, state and API as fir_engine (see there): output k of the stream is
+ * y[k] = sum_j taps[j] * x[k*D - j] with zero initial history, any split of the input
+ * into calls gives the output of one call, set_taps/set_history/reset/set_rotation
+ * mean what they mean there. Only the arithmetic differs: segments of fft_size
+ * samples overlapping by ntaps-1 are transformed in batches, multiplied by the taps'
+ * spectrum and transformed back (docs/kernels.md). Its rounding differs from the
+ * direct form's (relative error ~1e-6 rather than ~1e-7), its cost per sample grows
+ * with log(fft_size) instead of ntaps.
+ *
+ * process() never allocates and never creates plans: the FFT plans (one per batch
+ * count, sharing one work area) and buffers are made by the constructor, and again by
+ * set_taps only when new taps need a larger fft_size.
+ *
+ * All work is queued on the stream passed in; the caller orders calls on one stream.
+ */
+template <class In, class Tap>
+class fft_fir_engine
+{
+public:
+    using out_type = filter_output_t<In, Tap>;
+
+    //! Uses the current device. fft_size 0 picks one from the tap count and the
+    //! decimation (default_fft_size); otherwise it must be at least
+    //! ntaps - 1 + decimation (powers of two are fastest). Throws
+    //! std::invalid_argument for empty taps, decimation < 1 or a bad fft_size, before
+    //! touching the GPU.
+    fft_fir_engine(const std::vector<Tap>& taps, int decimation, int fft_size = 0);
+
+    //! New taps from the next sample on. The newest sample of the next output stays
+    //! where it was; the kept history is trimmed, or zero-padded at its old end.
+    //! Re-plans (allocates, synchronizes the stream) if the taps no longer fit
+    //! fft_size: with an automatic size it grows, an explicit one throws
+    //! std::invalid_argument.
+    void set_taps(const std::vector<Tap>& taps, cudaStream_t stream);
+
+    //! Replaces the history with exactly ntaps()-1 host samples (oldest first) and
+    //! restarts the decimation phase: the next input sample is the newest of the next
+    //! output.
+    void set_history(const In* host_samples, cudaStream_t stream);
+
+    //! Zero history and decimation phase, as at construction. The rotation stays.
+    void reset(cudaStream_t stream);
+
+    //! Rotates outputs from the next one on: output k (k = 0 the next) is multiplied by
+    //! exp(j*2*pi*(r.start_cycles + k*r.step_cycles)). Complex output only; otherwise
+    //! std::logic_error.
+    void set_rotation(const rotation& r);
+    //! The rotation as seen from the next output (see fir_engine::next_rotation).
+    rotation next_rotation() const;
+
+    //! How many outputs process() will write for n more input samples.
+    std::size_t output_count(std::size_t n) const;
+
+    //! Filters n device samples into d_out (output_count(n) samples). Returns that count.
+    std::size_t
+    process(const In* d_in, std::size_t n, out_type* d_out, cudaStream_t stream);
+
+    int ntaps() const { return static_cast<int>(d_taps.size()); }
+    int decimation() const { return d_decimation; }
+    const std::vector<Tap>& taps() const { return d_taps; }
+
+    //! The FFT size in use (samples per segment).
+    int fft_size() const { return d_fft_size; }
+
+    /*!
+     * The automatic FFT size: the smallest power of two >= 8*ntaps, clamped to
+     * [4096, 65536], then doubled while less than half of a segment would be new
+     * samples (N < 2*(ntaps - 1 + decimation)). 8*ntaps keeps the overlap, which is
+     * transformed but thrown away, at <= 1/8 of each segment; larger N would cut it
+     * further but costs log(N) per sample and, past cuFFT's single-kernel sizes, whole
+     * extra passes over memory. 4096 is the smallest size worth a cuFFT launch.
+     */
+    static int default_fft_size(int ntaps, int decimation);
+
+private:
+    std::size_t history_len() const { return d_taps.size() - 1; }
+    void make_plans(int fft_size, cudaStream_t stream);
+    void upload_spectrum(cudaStream_t stream);
+    //! The plan for the next group of `remaining` segments (see the .cu).
+    int pick_plan(long long remaining) const;
+
+    std::vector<Tap> d_taps;
+    int d_decimation;
+    bool d_auto_size;
+    int d_fft_size = 0;
+    int d_advance = 0;       // L: input samples between segments, a multiple of D
+    std::size_t d_phase = 0; // input samples to skip before the next kept output
+    bool d_rotating = false;
+    rotation d_rotation;
+    std::uint64_t d_rotated_outputs = 0;
+
+    std::vector<fft_plan> d_plans;     // batch counts d_batches[i], largest first
+    std::vector<int> d_batches;        // powers of two down to 1
+    device_buffer<char> d_fft_work;    // cuFFT's work area, shared by all plans
+    device_buffer<complex> d_segments; // d_batches[0] * fft_size
+    device_buffer<complex> d_spectrum; // fft_size: FFT(taps zero-padded) / fft_size
+    device_buffer<In> d_history[2]; // ping-pong: the update reads one, writes the other
+    int d_current = 0;
+};
+
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr
+
+#endif
