@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "fir_blocked_kernels.cuh"
 #include "fir_engine.h"
 #include "fir_kernels.cuh"
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -76,17 +78,18 @@ void launch_tiled(history_then_input<In> src,
     GPUFILTER_CHECK_LAUNCH();
 }
 
-// One filter pass; the kernel is the widest tile that fits the default shared memory.
+// The pre-blocked kernels: the widest fir_tiled tile that fits the default shared
+// memory, else fir_untiled.
 template <class In, class Tap, class Out, class Epilogue>
-void launch_fir(history_then_input<In> src,
-                long long first,
-                int D,
-                const Tap* taps,
-                int T,
-                long long nout,
-                Out* out,
-                Epilogue epi,
-                cudaStream_t stream)
+void launch_tiled_or_untiled(history_then_input<In> src,
+                             long long first,
+                             int D,
+                             const Tap* taps,
+                             int T,
+                             long long nout,
+                             Out* out,
+                             Epilogue epi,
+                             cudaStream_t stream)
 {
     using fir_kernels::tile_smem_bytes;
     if (tile_smem_bytes<In, Tap>(4, D) <= default_smem_limit)
@@ -101,6 +104,73 @@ void launch_fir(history_then_input<In> src,
             src, first, D, taps, T, nout, out, epi);
         GPUFILTER_CHECK_LAUNCH();
     }
+}
+
+template <class In, class Tap, class Out, class Epilogue>
+void launch_blocked(history_then_input<In> src,
+                    long long first,
+                    int D,
+                    const Tap* taps,
+                    int T,
+                    long long nout,
+                    Out* out,
+                    Epilogue epi,
+                    cudaStream_t stream)
+{
+    namespace fk = fir_kernels::blocked;
+    constexpr int R = fk::outputs_per_thread<In, Tap>();
+    // For D > 1 each phase pass reads every D-th sample of a tile*D span; smaller
+    // tiles keep that span in L1 for the next phase instead of refetching from L2.
+    const int threads = D <= 2 ? 256 : D <= 4 ? 128 : 64;
+    const std::size_t smem = fk::smem_bytes<In, Tap, Out, R>(threads);
+    static_assert(fk::smem_bytes<In, Tap, Out, R>(fk::max_threads) <= default_smem_limit,
+                  "the blocked kernel's tile must fit without an opt-in");
+    fk::fir_blocked<In, Tap, Out, R, Epilogue>
+        <<<blocks_for(nout, static_cast<long long>(threads) * R),
+           threads,
+           smem,
+           stream>>>(src, first, D, taps, T, nout, out, epi);
+    GPUFILTER_CHECK_LAUNCH();
+}
+
+// GPUFILTER_FIR_KERNEL=tiled selects the pre-blocked kernels, so both can be timed on
+// the same build; unset or "blocked" is the default. Read once, at the first filter.
+bool use_tiled_kernels()
+{
+    static const bool tiled = [] {
+        const char* v = std::getenv("GPUFILTER_FIR_KERNEL");
+        const std::string s = v ? v : "";
+        if (s.empty() || s == "blocked")
+            return false;
+        if (s == "tiled")
+            return true;
+        throw std::invalid_argument(
+            "GPUFILTER_FIR_KERNEL: must be \"blocked\" or \"tiled\", got \"" + s + "\"");
+    }();
+    return tiled;
+}
+
+// Fewer sub-taps per phase than this and the blocked kernel's per-phase staging and
+// barriers cost more than its register reuse saves (D >= ntaps: one tap per phase).
+constexpr int min_blocked_sub_taps = 4;
+
+// One filter pass.
+template <class In, class Tap, class Out, class Epilogue>
+void launch_fir(history_then_input<In> src,
+                long long first,
+                int D,
+                const Tap* taps,
+                int T,
+                long long nout,
+                Out* out,
+                Epilogue epi,
+                cudaStream_t stream)
+{
+    if (!use_tiled_kernels() &&
+        (T + static_cast<long long>(D) - 1) / D >= min_blocked_sub_taps)
+        launch_blocked(src, first, D, taps, T, nout, out, epi, stream);
+    else
+        launch_tiled_or_untiled(src, first, D, taps, T, nout, out, epi, stream);
 }
 
 } // namespace

@@ -28,7 +28,8 @@ struct types {
 using all_types = ::testing::Types<types<float, float>,
                                    types<complex, float>,
                                    types<complex, complex>,
-                                   types<float, complex>>;
+                                   types<float, complex>,
+                                   types<std::int16_t, complex>>;
 
 template <class T>
 class fir_engine_test : public ::testing::Test
@@ -95,6 +96,65 @@ TYPED_TEST(fir_engine_test, matches_float64_reference_over_taps_and_decimations)
             EXPECT_LE(relative_error(y, want), direct_tolerance)
                 << "ntaps=" << ntaps << " D=" << D;
         }
+    }
+}
+
+// The blocked kernel (fir_blocked_kernels.cuh) computes R = 8 (fff: 16) outputs per
+// thread over chunks of up to 256 sub-taps per phase (sub-taps of phase p: the taps
+// j = q*D + p). Tap counts on both sides of every R block and chunk boundary, for
+// phase 0 and the last phase, odd and even; D = 1..8 (block sizes 256, 128, 64).
+TYPED_TEST(fir_engine_test, blocked_kernel_around_block_and_chunk_boundaries)
+{
+    using In = typename TypeParam::In;
+    using Tap = typename TypeParam::Tap;
+    const std::vector<std::size_t> calls = { 5003, 1, 2047, 4096, 333 };
+    for (int D = 1; D <= 8; ++D) {
+        // Sub-tap counts of phase 0 around 4 (the least the blocked kernel takes), 8,
+        // 16, 256 (a chunk) and, for D = 1 (the reference is slow), 512; the other
+        // phases then have one sub-tap fewer, or the same.
+        std::vector<int> qs = { 4, 7, 8, 9, 15, 16, 17, 33, 255, 256, 257 };
+        if (D == 1)
+            qs.insert(qs.end(), { 512, 513 });
+        std::vector<int> tap_counts;
+        for (int q : qs)
+            for (int dt : { -1, 0, 1 })
+                if ((q - 1) * D + 1 + dt >= 1)
+                    tap_counts.push_back((q - 1) * D + 1 + dt);
+        for (int ntaps : tap_counts) {
+            const auto taps = random_vector<Tap>(ntaps, this->rng);
+            const auto x = random_vector<In>(9000 + 7 * D + ntaps, this->rng);
+            cuda::fir_engine<In, Tap> engine(taps, D);
+            const auto y = this->run_engine(engine, x, calls);
+            const auto want = reference_fir(x, taps, D);
+            ASSERT_EQ(y.size(), want.size()) << "ntaps=" << ntaps << " D=" << D;
+            EXPECT_LE(relative_error(y, want), direct_tolerance)
+                << "ntaps=" << ntaps << " D=" << D;
+        }
+    }
+}
+
+// Large decimations with enough taps per phase for the blocked kernel, and the
+// longest filter the engine is meant for (27 chunks of sub-taps at D = 3).
+TYPED_TEST(fir_engine_test, blocked_kernel_large_decimations_and_long_filters)
+{
+    using In = typename TypeParam::In;
+    using Tap = typename TypeParam::Tap;
+    struct config {
+        int ntaps, D;
+        std::size_t len;
+    };
+    for (const config c : { config{ 67, 16, 40000 },
+                            config{ 403, 100, 60000 },
+                            config{ 20000, 1000, 300000 },
+                            config{ 20000, 3, 24000 } }) {
+        const auto taps = random_vector<Tap>(c.ntaps, this->rng);
+        const auto x = random_vector<In>(c.len, this->rng);
+        cuda::fir_engine<In, Tap> engine(taps, c.D);
+        const auto y = this->run_engine(engine, x, { 12345, std::size_t(c.D), 777 });
+        const auto want = reference_fir(x, taps, c.D);
+        ASSERT_EQ(y.size(), want.size()) << "ntaps=" << c.ntaps << " D=" << c.D;
+        EXPECT_LE(relative_error(y, want), direct_tolerance)
+            << "ntaps=" << c.ntaps << " D=" << c.D;
     }
 }
 
