@@ -114,7 +114,9 @@ def plot(rows, png, title=None):
     cpu_s = [float(r["cpu_s"]) for r in rows]
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ax.loglog(taps, cpu_s, "o-", label="CPU chain (gr-filter)")
-    ax.loglog(taps, gpu_s, "s-", label="GPU chain (gr-gpufilter)")
+    on_gpu = all(str(r["on_gpu"]) == "True" for r in rows)
+    ax.loglog(taps, gpu_s, "s-", label="GPU chain (gr-gpufilter)" if on_gpu
+              else "gr-gpufilter chain, CPU fallback (no GPU)")
     for t, g, c in zip(taps, gpu_s, cpu_s):
         ax.annotate(f"{c / g:.1f}x", (t, g), textcoords="offset points", xytext=(0, -14),
                     ha="center", fontsize=7)
