@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Runs on the GPU host (through the device tool) from a copy of the repository that
 # carries .gpu/gr-runtime.tar.xz: every test with GPUFILTER_REQUIRE_GPU=1, then the
-# demo. Logs go to $OUT (or /tmp/gpufilter-out). Usage: gpu_host_check.sh [tests|demo|all]
+# demo. Logs go to $OUT (or /tmp/gpufilter-out). Usage: gpu_host_check.sh [tests|demo|all|fm]
+# "fm" (not part of "all": it takes a few minutes) runs the FM receiver on both chains
+# and its benchmark; draw the plot elsewhere from the CSV if this host has no matplotlib:
+#   apps/gpufilter_fm_rx --plot-from fm_bench_classic.csv --plot docs/fm_receiver_classic.png
 set -uo pipefail
 what="${1:-all}"
 out="${OUT:-/tmp/gpufilter-out}"
@@ -34,6 +37,16 @@ if [ "$what" = demo ] || [ "$what" = all ]; then
         echo "== $demo"
         python3 "$demo" 2>&1 | tee "$out/demo.log" || status=1
     done
+fi
+if [ "$what" = fm ]; then
+    for chain in wbfm classic; do
+        echo "== FM receiver, $chain chain"
+        python3 apps/gpufilter_fm_rx --chain "$chain" --seconds 10 --progress 2 \
+            --wav "$out/fm_$chain.wav" 2>&1 | tee "$out/fm_rx_$chain.log" || status=1
+    done
+    echo "== FM receiver benchmark (classic chain)"
+    python3 apps/gpufilter_fm_rx --benchmark --chain classic --csv "$out/fm_bench_classic.csv" \
+        --plot "$out/fm_bench_classic.png" 2>&1 | tee "$out/fm_bench_classic.log" || status=1
 fi
 echo "gpu_host_check: exit status $status"
 exit $status

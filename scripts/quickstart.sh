@@ -4,7 +4,9 @@
 # Build gr-gpufilter from this checkout and run its demo or its tests, on Debian 12
 # with GNU Radio 3.10 from Debian and a CUDA toolkit in /usr/local/cuda.
 #
-#   scripts/quickstart.sh demo [demo options]   build, then apps/gpufilter_fir_demo.py
+#   scripts/quickstart.sh demo [receiver options]  build, then the FM receiver
+#                                                (apps/gpufilter_fm_rx) on the built-in
+#                                                FM band: writes build/fm_demo.wav
 #   scripts/quickstart.sh test [ctest options]  build, then the whole ctest suite
 #
 # Safe to run again: packages already there are not reinstalled, and build/ is reused.
@@ -19,7 +21,8 @@ set -euo pipefail
 
 usage() {
     cat >&2 <<'USAGE'
-usage: scripts/quickstart.sh demo [demo options]   build, then run the FIR demo
+usage: scripts/quickstart.sh demo [receiver options]  build, then receive a station of
+                                                     the built-in FM band into a WAV
        scripts/quickstart.sh test [ctest options]  build, then run the test suite
 USAGE
     exit 2
@@ -105,10 +108,13 @@ cmake --build "$build_dir" -j "$jobs"
 
 case "$command_name" in
 demo)
-    step "Running apps/gpufilter_fir_demo.py from the build tree"
+    step "Receiving the built-in FM band with apps/gpufilter_fm_rx (from the build tree)"
     export PYTHONPATH=$build_dir/test_modules${PYTHONPATH:+:$PYTHONPATH}
     export LD_LIBRARY_PATH=$build_dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-    "$python" "$repo_root/apps/gpufilter_fir_demo.py" "$@"
+    # Options given after "demo" come last, so they override these defaults.
+    "$python" "$repo_root/apps/gpufilter_fm_rx" --seconds 5 --offset 300e3 \
+        --wav "$build_dir/fm_demo.wav" "$@"
+    step "Done: listen to the WAV above (e.g. aplay), or run with --help for more"
     ;;
 test)
     step "Running the test suite (ctest) in $build_dir"
