@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "fft_fir_engine.h"
 #include "fir_engine.h"
 #include "fir_processor.h"
 #include <cstdlib>
@@ -91,23 +92,23 @@ fir_method choose_fir_method(std::size_t ntaps, int decimation, fir_method reque
     if (requested != fir_method::automatic)
         return requested;
     // The direct form costs ntaps/D multiply-adds per input sample, overlap-save a
-    // roughly constant amount, so the crossover grows with the decimation.
-    (void)ntaps;
-    (void)decimation;
-    return fir_method::direct;
+    // roughly constant amount, so the crossover is in taps per kept output.
+    // Provisional until measured: docs/kernels.md has the measured crossover.
+    const std::size_t crossover_taps_per_output = 192;
+    return ntaps >= crossover_taps_per_output * static_cast<std::size_t>(decimation)
+               ? fir_method::fft
+               : fir_method::direct;
 }
 
 template <class In, class Tap>
 std::unique_ptr<fir_processor<In, Tap>>
 make_fir_processor(const std::vector<Tap>& taps, int decimation, fir_method method)
 {
-    switch (choose_fir_method<In, Tap>(taps.size(), decimation, method)) {
-    case fir_method::fft:
-        throw std::invalid_argument("method: \"fft\" is not available yet");
-    default:
-        return std::make_unique<engine_processor<fir_engine<In, Tap>, In, Tap>>(
-            fir_method::direct, taps, decimation);
-    }
+    if (choose_fir_method<In, Tap>(taps.size(), decimation, method) == fir_method::fft)
+        return std::make_unique<engine_processor<fft_fir_engine<In, Tap>, In, Tap>>(
+            fir_method::fft, taps, decimation);
+    return std::make_unique<engine_processor<fir_engine<In, Tap>, In, Tap>>(
+        fir_method::direct, taps, decimation);
 }
 
 #define GPUFILTER_INSTANTIATE_PROCESSOR(In, Tap)                                  \
