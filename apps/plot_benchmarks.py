@@ -45,7 +45,10 @@ def curves(rows):
     c = defaultdict(list)
     for r in rows:
         if r["taps"] > 0 and r["msps"] > 0:
-            c[r["implementation"]].append((r["taps"], r["msps"]))
+            impl = r["implementation"]
+            if impl.startswith("gpufilter") and r["on_gpu"] == "0":
+                impl += " (CPU fallback)"  # a run without a GPU: say so on the plot
+            c[impl].append((r["taps"], r["msps"]))
     return {k: sorted(v) for k, v in c.items()}
 
 
