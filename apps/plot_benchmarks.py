@@ -32,12 +32,13 @@ def read_rows(paths):
 
 
 def gpu_of(paths):
+    """The GPU named in the files' headers; a real one rather than "none"."""
+    names = []
     for path in paths:
         with open(path) as f:
-            for line in f:
-                if line.startswith("# gpu:"):
-                    return line[len("# gpu:"):].strip()
-    return "unknown GPU"
+            names += [line[len("# gpu:"):].strip() for line in f if line.startswith("# gpu:")]
+    real = [n for n in names if not n.startswith("none")]
+    return (real or names or ["unknown GPU"])[0]
 
 
 def curves(rows):
@@ -56,8 +57,7 @@ def draw(ax, rows, unit_scale, unit):
     for impl, pts in sorted(curves(rows).items()):
         ax.plot([p[0] for p in pts], [p[1] / unit_scale for p in pts], "o-", label=impl)
     # The ceilings: the GPU block's PCIe limit or the engine's roofline, per tap count.
-    ceil = sorted({(r["taps"], r["ceiling_msps"]) for r in rows
-                   if r["ceiling_msps"] > 0 and not r["implementation"].startswith("cupy")})
+    ceil = sorted({(r["taps"], r["ceiling_msps"]) for r in rows if r["ceiling_msps"] > 0})
     if ceil:
         kind = next(r["ceiling_kind"] for r in rows if r["ceiling_msps"] > 0)
         ax.plot([c[0] for c in ceil], [c[1] / unit_scale for c in ceil], "k--",
