@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Runs on the GPU host (through the device tool) from a copy of the repository that
 # carries .gpu/gr-runtime.tar.xz: every test with GPUFILTER_REQUIRE_GPU=1, then the
-# demo. Logs go to $OUT (or /tmp/gpufilter-out). Usage: gpu_host_check.sh [tests|demo|all]
+# demo. Logs go to $OUT (or /tmp/gpufilter-out).
+# Usage: gpu_host_check.sh [tests|demo|all]
+#        gpu_host_check.sh bench [bench_fir options]   (not part of all: minutes long)
 set -uo pipefail
 what="${1:-all}"
+[ $# -gt 0 ] && shift
 out="${OUT:-/tmp/gpufilter-out}"
 mkdir -p "$out"
 tar xJf .gpu/gr-runtime.tar.xz -C /tmp
@@ -34,6 +37,24 @@ if [ "$what" = demo ] || [ "$what" = all ]; then
         echo "== $demo"
         python3 "$demo" 2>&1 | tee "$out/demo.log" || status=1
     done
+fi
+if [ "$what" = bench ]; then
+    # bench_fir: every family, table on stdout, CSV and JSON for docs/benchmarks.md.
+    echo "== bench_fir $*"
+    bench_fir --csv "$out/bench_fir.csv" --json "$out/bench_fir.json" "$@" 2>&1 |
+        tee "$out/bench_fir.log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+    # CuPy lives in the host's own Python, which must not see the bundle's libraries.
+    cupy_python=/opt/torch/.venv/bin/python3
+    [ -x "$cupy_python" ] || cupy_python=python3
+    echo "== bench_cupy.py ($cupy_python)"
+    env -u LD_LIBRARY_PATH -u PYTHONPATH "$cupy_python" apps/bench_cupy.py \
+        --csv "$out/bench_cupy.csv" 2>&1 | tee "$out/bench_cupy.log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+    # Plots where matplotlib exists (the bundle has none); otherwise plot from the CSVs
+    # on the build machine.
+    env -u LD_LIBRARY_PATH -u PYTHONPATH "$cupy_python" apps/plot_benchmarks.py \
+        "$out"/bench_*.csv --out "$out/plots" || echo "(no plots here: see above)"
 fi
 echo "gpu_host_check: exit status $status"
 exit $status
