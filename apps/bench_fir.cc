@@ -135,6 +135,11 @@ int main(int argc, char** argv)
         const bench::options o = parse(argc, argv);
         const bench::device_info dev = bench::query_device();
         std::printf("bench_fir on %s, %s\n", dev.name.c_str(), bench::now_utc().c_str());
+        const char* require = std::getenv("GPUFILTER_REQUIRE_GPU");
+        if (dev.count == 0 && require && std::string(require) == "1")
+            // Fail before minutes of CPU-only rows, not at the first GPU block.
+            throw std::runtime_error(
+                "GPUFILTER_REQUIRE_GPU=1 but no usable CUDA device: " + dev.why_none);
         if (dev.count == 0) {
             std::printf("no usable CUDA device (%s): gpufilter blocks run their CPU "
                         "fallback (rows say so), engine rows are skipped\n",
