@@ -29,7 +29,7 @@ def parse_args():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--types", default="ccf,fff,ccc")
-    p.add_argument("--taps", type=ints, default=[16, 64, 256, 1024, 4096, 16384])
+    p.add_argument("--taps", type=ints, help="default 16,64,256,1024,4096,16384")
     p.add_argument("--decimations", type=ints, default=[1, 8])
     p.add_argument("--samples", type=int, default=1 << 24, help="input samples per call")
     p.add_argument("--reps", type=int, default=7)
@@ -40,8 +40,9 @@ def parse_args():
     for t in args.types:
         if t not in FLOP_PER_TAP:
             p.error(f"--types: unknown '{t}'")
-    if args.quick:
-        args.taps, args.samples, args.reps = [16, 256], 1 << 16, 3
+    if args.quick:  # as bench_fir --quick: tiny sizes unless given explicitly
+        args.taps, args.samples, args.reps = args.taps or [16, 256], 1 << 16, 3
+    args.taps = args.taps or [16, 64, 256, 1024, 4096, 16384]
     return args
 
 
