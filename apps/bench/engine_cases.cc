@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+// Engine family: an engine alone on device-resident data, timed with CUDA events, so
+// the row shows what the GPU computes with no PCIe and no scheduler in the way. Any
+// engine with fir_engine's API (constructor (taps, decimation), output_count(),
+// process(d_in, n, d_out, stream)) is one more engine_row<> line in one_type().
+
+#include "bench.h"
+#include "fft_fir_engine.h"
+#include "fir_engine.h"
+#include "flowgraph_timer.h"
+#include "resources.h"
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+
+namespace bench {
+namespace cuda = gr::gpufilter::cuda;
+namespace {
+
+//! Sets one environment variable (e.g. a kernel choice read by an engine) for a scope.
+class scoped_env
+{
+public:
+    scoped_env(const char* name, const char* value) : d_name(name ? name : "")
+    {
+        if (!name)
+            return;
+        if (const char* old = std::getenv(name))
+            d_old = old;
+        setenv(name, value, 1);
+    }
+    ~scoped_env()
+    {
+        if (d_name.empty())
+            return;
+        if (d_old)
+            setenv(d_name.c_str(), d_old->c_str(), 1);
+        else
+            unsetenv(d_name.c_str());
+    }
+
+private:
+    std::string d_name;
+    std::optional<std::string> d_old;
+};
+
+//! What every engine row of one (type, taps, D) shares: data on the device, the roofline.
+template <class In, class Tap>
+struct engine_case {
+    using Out = cuda::filter_output_t<In, Tap>;
+    const options& o;
+    const device_info& dev;
+    std::string type;
+    std::vector<Tap> taps;
+    int decimation;
+    const cuda::device_buffer<In>& in;
+    cuda::device_buffer<Out>& out;
+    std::vector<row>& rows;
+};
+
+double flop_per_sample(const std::string& type, int taps, int decim)
+{
+    // Direct form, 2 FLOP per real multiply-add: a complex*real product is 2 real
+    // multiply-adds, complex*complex is 4.
+    const double per_tap = type == "fff" ? 2 : type == "ccf" ? 4 : 8;
+    return per_tap * taps / decim;
+}
+
+double median(std::vector<float> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+/*!
+ * Times Engine<In, Tap>::process() on c.in after warm-up calls; the row's rate is from
+ * the median of several calls. env_name/env_value select a variant of the engine that
+ * reads an environment variable when it is built (nullptr: none).
+ */
+template <template <class, class> class Engine, class In, class Tap>
+void engine_row(engine_case<In, Tap>& c,
+                const std::string& impl,
+                const char* env_name = nullptr,
+                const char* env_value = nullptr)
+{
+    row r;
+    r.family = "engine";
+    r.type = c.type;
+    r.taps = static_cast<int>(c.taps.size());
+    r.decimation = c.decimation;
+    r.impl = impl;
+    r.on_gpu = true;
+    r.reference_family = "flowgraph";
+    r.reference_impl = "gr-filter fir_filter";
+    r.bytes_per_sample = in_bytes(c.type) + out_bytes(c.type, c.decimation);
+    r.flop_per_sample = flop_per_sample(c.type, r.taps, c.decimation);
+    r.ceiling_msps =
+        std::min(c.dev.mem_bw / r.bytes_per_sample, c.dev.peak_fp32 / r.flop_per_sample) /
+        1e6;
+    r.ceiling_kind =
+        c.dev.mem_bw / r.bytes_per_sample < c.dev.peak_fp32 / r.flop_per_sample
+            ? "roofline (memory)"
+            : "roofline (fp32)";
+    try {
+        scoped_env env(env_name, env_value);
+        cuda::stream s;
+        Engine<In, Tap> engine(c.taps, c.decimation);
+        const std::size_t n = c.in.size();
+        if (engine.output_count(n) > c.out.size())
+            throw std::logic_error("output buffer too small");
+        cuda::event start(true), stop(true);
+        const int warmup = 2, reps = c.o.quick ? 3 : 7;
+        std::vector<float> ms;
+        for (int i = 0; i < warmup + reps; ++i) {
+            start.record(s);
+            engine.process(c.in.get(), n, c.out.get(), s);
+            stop.record(s);
+            stop.synchronize();
+            float t;
+            GPUFILTER_CHECK(cudaEventElapsedTime(&t, start, stop));
+            if (i >= warmup)
+                ms.push_back(t);
+        }
+        r.samples = n;
+        r.seconds = median(ms) / 1e3;
+        r.msps = n / r.seconds / 1e6;
+        r.note = std::to_string(reps) + " calls of " + std::to_string(n) + ", median";
+    } catch (const std::exception& e) {
+        r.note = std::string("error: ") + e.what();
+    }
+    std::printf("  engine %s taps=%d D=%d %-28s %10.3f GS/s  %s\n",
+                r.type.c_str(),
+                r.taps,
+                r.decimation,
+                impl.c_str(),
+                r.msps / 1e3,
+                r.note.c_str());
+    std::fflush(stdout);
+    c.rows.push_back(r);
+}
+
+template <class In, class Tap>
+void one_type(const std::string& type,
+              const options& o,
+              const device_info& dev,
+              std::vector<row>& rows)
+{
+    using Out = cuda::filter_output_t<In, Tap>;
+    // 2^24 input samples: long enough that launch overheads vanish, small enough that
+    // the heaviest case (ccc, 16384 taps) stays well under a second per call.
+    const std::size_t n = o.quick ? std::size_t(1) << 16 : std::size_t(1) << 24;
+    cuda::device_buffer<In> in(n);
+    cuda::device_buffer<Out> out(n);
+    {
+        // Tile a 1 Mi-sample random block: random enough, and quick to make.
+        const auto block = random_samples<In>(std::min<std::size_t>(n, 1 << 20), 4);
+        for (std::size_t at = 0; at < n; at += block.size())
+            GPUFILTER_CHECK(cudaMemcpy(in.get() + at,
+                                       block.data(),
+                                       std::min(block.size(), n - at) * sizeof(In),
+                                       cudaMemcpyHostToDevice));
+    }
+    const int most = o.taps.empty() ? 0 : *std::max_element(o.taps.begin(), o.taps.end());
+    const auto taps_all = random_samples<Tap>(most, 5);
+    for (int ntaps : o.taps) {
+        for (int d : o.decimations) {
+            engine_case<In, Tap> c{
+                o,    dev,
+                type, std::vector<Tap>(taps_all.begin(), taps_all.begin() + ntaps),
+                d,    in,
+                out,  rows
+            };
+            // One line per engine with fir_engine's API.
+            engine_row<cuda::fir_engine>(c, "gpufilter direct");
+            engine_row<cuda::fft_fir_engine>(c, "gpufilter fft");
+            engine_row<cuda::fir_engine>(
+                c, "gpufilter direct (old tiled)", "GPUFILTER_FIR_KERNEL", "tiled");
+        }
+    }
+}
+
+} // namespace
+
+void run_engine_cases(const options& o, const device_info& dev, std::vector<row>& rows)
+{
+    if (dev.count == 0) {
+        std::printf("engine rows skipped: no usable CUDA device (%s)\n",
+                    dev.why_none.c_str());
+        return;
+    }
+    cuda::use_device(0);
+    for (const auto& type : o.types) {
+        std::printf("engine %s on %s\n", type.c_str(), dev.name.c_str());
+        if (type == "ccf")
+            one_type<cuda::complex, float>(type, o, dev, rows);
+        else if (type == "fff")
+            one_type<float, float>(type, o, dev, rows);
+        else if (type == "ccc")
+            one_type<cuda::complex, cuda::complex>(type, o, dev, rows);
+    }
+}
+
+} // namespace bench

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_APPS_FLOWGRAPH_TIMER_H
+#define INCLUDED_GPUFILTER_APPS_FLOWGRAPH_TIMER_H
+
+// Times vector_source (repeat) -> head(N) -> block -> null_sink, with N grown until one
+// run lasts about the requested time, so slow CPU cases (gr-filter's FIR at 16384 taps
+// runs well under 1 MS/s) and fast ones (blocks.copy, GBs/s) cost the same wall time.
+
+#include "bench.h"
+#include <gnuradio/basic_block.h>
+#include <functional>
+#include <random>
+#include <vector>
+
+namespace bench {
+
+//! Makes a fresh block for each run (GPU blocks keep state); nullptr: no block at all.
+using block_factory = std::function<gr::basic_block_sptr()>;
+
+struct timing {
+    std::uint64_t samples = 0;
+    double seconds = 0;
+    bool on_gpu = false; // filled by the caller from the block
+    double msps() const { return seconds > 0 ? samples / seconds / 1e6 : 0; }
+};
+
+//! Wall time of tb->run() for n input samples; `source` makes a fresh repeating source.
+//! `last` receives the block that ran.
+double run_flowgraph(const block_factory& source,
+                     std::size_t in_itemsize,
+                     std::size_t out_itemsize,
+                     std::uint64_t n,
+                     const block_factory& make,
+                     gr::basic_block_sptr* last);
+
+//! Probes with growing N, then measures once for about `seconds`.
+timing measure_flowgraph(const block_factory& source,
+                         std::size_t in_itemsize,
+                         std::size_t out_itemsize,
+                         double seconds,
+                         const block_factory& make,
+                         gr::basic_block_sptr* last);
+
+//! A few MB of uniform random samples in [-1, 1), the same for every run of a type.
+template <class T>
+std::vector<T> random_samples(std::size_t n, unsigned seed)
+{
+    std::mt19937 gen(seed);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::vector<T> v(n);
+    for (auto& x : v) {
+        if constexpr (std::is_same_v<T, float>)
+            x = u(gen);
+        else
+            x = T(u(gen), u(gen));
+    }
+    return v;
+}
+
+} // namespace bench
+
+#endif

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+// bench_fir: gr-gpufilter's FIR blocks against GNU Radio's CPU blocks in one run.
+// See docs/benchmarks.md for what each row measures and how its ceiling is computed.
+
+#include "bench/bench.h"
+#include <gnuradio/logger.h>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace {
+
+const char* usage =
+    "usage: bench_fir [--types ccf,fff,ccc] [--taps 16,64,256,1024,4096,16384]\n"
+    "                 [--decimations 1,8] [--cases flowgraph,engine,xlating]\n"
+    "                 [--seconds 0.5] [--pcie-gbps 50] [--csv FILE] [--json FILE]\n"
+    "                 [--quick]\n"
+    "Measures input samples per second of gr-gpufilter's FIR blocks in a flowgraph,\n"
+    "of blocks.copy and gr-filter's FIR and FFT filters in the same flowgraph, of the\n"
+    "FIR engine alone on device-resident data, and of the xlating/hilbert blocks.\n"
+    "--seconds: wall time of each flowgraph measurement (N grows until it is reached).\n"
+    "--pcie-gbps: PCIe bandwidth each way, for the ceiling of GPU blocks in a "
+    "flowgraph.\n"
+    "--quick: few, tiny cases (a smoke test); explicit options still apply.\n";
+
+std::vector<std::string> split(const std::string& s)
+{
+    std::vector<std::string> v;
+    std::stringstream ss(s);
+    for (std::string item; std::getline(ss, item, ',');)
+        if (!item.empty())
+            v.push_back(item);
+    return v;
+}
+
+std::vector<int> split_ints(const std::string& s, const char* name, int lo, int hi)
+{
+    std::vector<int> v;
+    for (const auto& item : split(s)) {
+        std::size_t used = 0;
+        int x = 0;
+        try {
+            x = std::stoi(item, &used);
+        } catch (const std::exception&) {
+        }
+        if (used != item.size() || x < lo || x > hi)
+            throw std::invalid_argument(std::string(name) + ": '" + item +
+                                        "' is not an integer in [" + std::to_string(lo) +
+                                        ", " + std::to_string(hi) + "]");
+        v.push_back(x);
+    }
+    return v;
+}
+
+void check_names(const std::vector<std::string>& v,
+                 const std::set<std::string>& known,
+                 const char* name)
+{
+    for (const auto& s : v)
+        if (!known.count(s))
+            throw std::invalid_argument(std::string(name) + ": unknown '" + s + "'");
+}
+
+bench::options parse(int argc, char** argv)
+{
+    bench::options o;
+    bool taps_set = false, decim_set = false, seconds_set = false;
+    for (int i = 0; i < argc; ++i)
+        o.command_line += (i ? " " : "") + std::string(argv[i]);
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const auto value = [&]() -> std::string {
+            if (i + 1 >= argc)
+                throw std::invalid_argument(a + " needs a value");
+            return argv[++i];
+        };
+        if (a == "--help" || a == "-h") {
+            std::fputs(usage, stdout);
+            std::exit(0);
+        } else if (a == "--types") {
+            o.types = split(value());
+            check_names(o.types, { "ccf", "fff", "ccc" }, "--types");
+        } else if (a == "--taps") {
+            o.taps = split_ints(value(), "--taps", 1, 1 << 20);
+            taps_set = true;
+        } else if (a == "--decimations") {
+            o.decimations = split_ints(value(), "--decimations", 1, 1 << 16);
+            decim_set = true;
+        } else if (a == "--cases") {
+            o.cases = split(value());
+            check_names(o.cases, { "flowgraph", "engine", "xlating" }, "--cases");
+        } else if (a == "--seconds") {
+            o.seconds = std::stod(value());
+            seconds_set = true;
+        } else if (a == "--pcie-gbps") {
+            o.pcie_gbps = std::stod(value());
+        } else if (a == "--csv") {
+            o.csv = value();
+        } else if (a == "--json") {
+            o.json = value();
+        } else if (a == "--quick") {
+            o.quick = true;
+        } else {
+            throw std::invalid_argument("unknown argument '" + a + "'\n" + usage);
+        }
+    }
+    if (o.quick) {
+        if (!taps_set)
+            o.taps = { 16, 256 };
+        if (!decim_set)
+            o.decimations = { 1, 8 };
+        if (!seconds_set)
+            o.seconds = 0.02;
+    }
+    if (!(o.seconds > 0) || !(o.pcie_gbps > 0))
+        throw std::invalid_argument("--seconds and --pcie-gbps must be positive");
+    return o;
+}
+
+} // namespace
+
+bool bench::options::has_case(const std::string& c) const
+{
+    for (const auto& x : cases)
+        if (x == c)
+            return true;
+    return false;
+}
+
+int main(int argc, char** argv)
+{
+    try {
+        const bench::options o = parse(argc, argv);
+        const bench::device_info dev = bench::query_device();
+        std::printf("bench_fir on %s, %s\n", dev.name.c_str(), bench::now_utc().c_str());
+        const char* require = std::getenv("GPUFILTER_REQUIRE_GPU");
+        if (dev.count == 0 && require && std::string(require) == "1")
+            // Fail before minutes of CPU-only rows, not at the first GPU block.
+            throw std::runtime_error(
+                "GPUFILTER_REQUIRE_GPU=1 but no usable CUDA device: " + dev.why_none);
+        if (dev.count == 0) {
+            std::printf("no usable CUDA device (%s): gpufilter blocks run their CPU "
+                        "fallback (rows say so), engine rows are skipped\n",
+                        dev.why_none.c_str());
+            // Each fallback block would log the same warning; this line said it once.
+            gr::logging::singleton().set_default_level(gr::log_level::err);
+        }
+        std::vector<bench::row> rows;
+        if (o.has_case("flowgraph"))
+            bench::run_flowgraph_cases(o, rows);
+        if (o.has_case("engine"))
+            bench::run_engine_cases(o, dev, rows);
+        if (o.has_case("xlating"))
+            bench::run_xlating_cases(o, rows);
+        bench::derive(rows);
+        std::printf("\n");
+        bench::print_table(o, dev, rows);
+        if (!o.csv.empty())
+            bench::write_csv(o, dev, rows);
+        if (!o.json.empty())
+            bench::write_json(o, dev, rows);
+        for (const auto& r : rows)
+            if (r.note.rfind("error", 0) == 0)
+                return 1; // a failed row must not look like a good run
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_fir: %s\n", e.what());
+        return 1;
+    }
+}
