@@ -13,6 +13,7 @@
 #include <gnuradio/gpufilter/fir_filter.h>
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 namespace bench {
 namespace {
@@ -79,14 +80,29 @@ void one_type(const std::string& type, const options& o, std::vector<row>& rows)
                 "gpufilter fir_filter",
                 [&] { return gpu = GpuFir::make(d, taps); },
                 sizeof(Out));
-            auto blk = std::dynamic_pointer_cast<GpuFir>(gpu);
-            g.on_gpu = blk && blk->on_gpu();
-            g.note = g.on_gpu ? "GPU" : "CPU fallback (no GPU)";
-            // PCIe both ways at once: the busier direction limits.
-            g.bytes_per_sample = in_bytes(type) + out_bytes(type, d);
-            g.ceiling_msps =
-                o.pcie_gbps * 1e9 / std::max(in_bytes(type), out_bytes(type, d)) / 1e6;
-            g.ceiling_kind = "pcie";
+            auto note_gpu = [&](row& r) {
+                auto blk = std::dynamic_pointer_cast<GpuFir>(gpu);
+                r.on_gpu = blk && blk->on_gpu();
+                r.note = r.on_gpu ? "GPU " + blk->fir_method() : "CPU fallback (no GPU)";
+                // PCIe both ways at once: the busier direction limits.
+                r.bytes_per_sample = in_bytes(type) + out_bytes(type, d);
+                r.ceiling_msps = o.pcie_gbps * 1e9 /
+                                 std::max(in_bytes(type), out_bytes(type, d)) / 1e6;
+                r.ceiling_kind = "pcie";
+            };
+            note_gpu(g);
+            if (d == 1 && g.on_gpu) {
+                // The other host path: pinned staging instead of in-place DMA.
+                setenv("GPUFILTER_REGISTER_BUFFERS", "0", 1);
+                row& st = add(
+                    ntaps,
+                    d,
+                    "gpufilter fir_filter (staged)",
+                    [&] { return gpu = GpuFir::make(d, taps); },
+                    sizeof(Out));
+                unsetenv("GPUFILTER_REGISTER_BUFFERS");
+                note_gpu(st);
+            }
             add(
                 ntaps,
                 d,
