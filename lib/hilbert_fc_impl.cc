@@ -56,7 +56,8 @@ hilbert_fc_impl::hilbert_fc_impl(unsigned int ntaps,
              d_device,
              analytic_taps(d_hilb),
              1,
-             checked_batch_size(batch_size))
+             checked_batch_size(batch_size),
+             "direct") // the real part stays the delayed input, bit for bit
 {
     if (!d_core.on_gpu())
         d_cpu =
