@@ -15,6 +15,8 @@ namespace {
 const char* usage =
     "usage: bench_fir [--types ccf,fff,ccc] [--taps 16,64,256,1024,4096,16384]\n"
     "                 [--decimations 1,8] [--cases flowgraph,engine,xlating]\n"
+    "                 [--fft-sizes 8192,16384,...]  (engine rows of the FFT path at\n"
+    "                 each size, to measure the size rule)\n"
     "                 [--seconds 0.5] [--pcie-gbps 50] [--csv FILE] [--json FILE]\n"
     "                 [--quick]\n"
     "Measures input samples per second of gr-gpufilter's FIR blocks in a flowgraph,\n"
@@ -87,6 +89,8 @@ bench::options parse(int argc, char** argv)
             taps_set = true;
         } else if (a == "--decimations") {
             o.decimations = split_ints(value(), "--decimations", 1, 1 << 16);
+        } else if (a == "--fft-sizes") {
+            o.fft_sizes = split_ints(value(), "--fft-sizes", 2, 1 << 22);
             decim_set = true;
         } else if (a == "--cases") {
             o.cases = split(value());

@@ -9,6 +9,7 @@
 #include "fir_engine.h"
 #include "flowgraph_timer.h"
 #include "resources.h"
+#include <type_traits>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -82,7 +83,8 @@ template <template <class, class> class Engine, class In, class Tap>
 void engine_row(engine_case<In, Tap>& c,
                 const std::string& impl,
                 const char* env_name = nullptr,
-                const char* env_value = nullptr)
+                const char* env_value = nullptr,
+                int fft_size = 0)
 {
     row r;
     r.family = "engine";
@@ -105,7 +107,15 @@ void engine_row(engine_case<In, Tap>& c,
     try {
         scoped_env env(env_name, env_value);
         cuda::stream s;
-        Engine<In, Tap> engine(c.taps, c.decimation);
+        std::optional<Engine<In, Tap>> made;
+        if constexpr (std::is_constructible_v<Engine<In, Tap>,
+                                              const std::vector<Tap>&,
+                                              int,
+                                              int>)
+            made.emplace(c.taps, c.decimation, fft_size); // 0: the engine's own choice
+        else
+            made.emplace(c.taps, c.decimation);
+        Engine<In, Tap>& engine = *made;
         const std::size_t n = c.in.size();
         if (engine.output_count(n) > c.out.size())
             throw std::logic_error("output buffer too small");
@@ -176,6 +186,10 @@ void one_type(const std::string& type,
             engine_row<cuda::fft_fir_engine>(c, "gpufilter fft");
             engine_row<cuda::fir_engine>(
                 c, "gpufilter direct (old tiled)", "GPUFILTER_FIR_KERNEL", "tiled");
+            for (int n : o.fft_sizes) // --fft-sizes: the FFT size rule's measurement
+                if (n >= ntaps - 1 + d)
+                    engine_row<cuda::fft_fir_engine>(
+                        c, "gpufilter fft N=" + std::to_string(n), nullptr, nullptr, n);
         }
     }
 }

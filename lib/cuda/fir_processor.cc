@@ -92,9 +92,12 @@ fir_method choose_fir_method(std::size_t ntaps, int decimation, fir_method reque
     if (requested != fir_method::automatic)
         return requested;
     // The direct form costs ntaps/D multiply-adds per input sample, overlap-save a
-    // roughly constant amount, so the crossover is in taps per kept output.
-    // Provisional until measured: docs/kernels.md has the measured crossover.
-    const std::size_t crossover_taps_per_output = 192;
+    // roughly constant ~40 GS/s on an H200, so the crossover is in taps per kept
+    // output, and halves each time a tap costs twice the FMAs (docs/kernels.md has
+    // the measurement: ccf ~270, fff ~480, ccc ~155 taps per output at D = 1 and 8).
+    const std::size_t fmas_per_tap =
+        (is_complex_v<In> ? 2 : 1) * (is_complex_v<Tap> ? 2 : 1);
+    const std::size_t crossover_taps_per_output = 512 / fmas_per_tap;
     return ntaps >= crossover_taps_per_output * static_cast<std::size_t>(decimation)
                ? fir_method::fft
                : fir_method::direct;
