@@ -82,7 +82,7 @@ public:
 
     /*!
      * The automatic FFT size: the smallest power of two >= 8*ntaps, clamped to
-     * [4096, 65536], then doubled while less than half of a segment would be new
+     * [4096, 262144], then doubled while less than half of a segment would be new
      * samples (N < 2*(ntaps - 1 + decimation)). 8*ntaps keeps the overlap, which is
      * transformed but thrown away, at <= 1/8 of each segment; larger N would cut it
      * further but costs log(N) per sample and, past cuFFT's single-kernel sizes, whole

@@ -334,8 +334,9 @@ TEST(fft_fir_engine_errors, default_fft_size_follows_the_documented_rule)
     EXPECT_EQ(engine::default_fft_size(1024, 1), 8192);
     EXPECT_EQ(engine::default_fft_size(1025, 1), 16384);
     EXPECT_EQ(engine::default_fft_size(4096, 1), 32768);
-    EXPECT_EQ(engine::default_fft_size(16384, 64), 65536);
-    EXPECT_EQ(engine::default_fft_size(16384, 20000), 131072); // half-useful rule
+    EXPECT_EQ(engine::default_fft_size(16384, 64), 131072);
+    EXPECT_EQ(engine::default_fft_size(16384, 20000), 131072);
+    EXPECT_EQ(engine::default_fft_size(16384, 70000), 262144); // half-useful rule
     EXPECT_EQ(engine::default_fft_size(100000, 1), 262144);
 }
 
