@@ -13,7 +13,7 @@ namespace {
 
 constexpr long long min_auto_fft_size = 4096;
 constexpr long long max_auto_fft_size = 262144; // before the half-useful rule
-constexpr long long max_fft_size = 1LL << 26;  // segments buffer: 512 MB at batch 1
+constexpr long long max_fft_size = 1LL << 26;   // segments buffer: 512 MB at batch 1
 // Samples per largest batch (32 MB of complex segments): enough work per cuFFT launch
 // to fill an H200, small enough to stay a modest allocation.
 constexpr long long samples_per_batch = 1LL << 22;

@@ -6,6 +6,8 @@
 #include <array>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 
 namespace gr {
@@ -29,8 +31,24 @@ std::size_t sub_chunk_for(std::size_t max_chunk)
 struct host_range {
     const char* begin;
     const char* end;
-    bool owned; // registered by us, so ours to unregister
+    bool counted; // holds a reference in the registry below
 };
+
+/*!
+ * Page-locked ranges of this process, with how many fir_streams use each. GNU Radio
+ * buffers are shared: a buffer feeding several GPU blocks, or between two GPU blocks,
+ * is used by each. Blocks stop one by one, so the first to stop must not unlock memory
+ * that another is still copying from: the last user unlocks it.
+ */
+struct registry {
+    std::mutex lock;
+    std::map<const char*, std::pair<const char*, int>> ranges; // begin -> (end, users)
+};
+registry& host_registry()
+{
+    static registry r;
+    return r;
+}
 
 } // namespace
 
@@ -244,12 +262,28 @@ bool fir_stream<In, Tap>::register_host_memory(const void* base, std::size_t byt
         return true;
     use_device(s.device);
     const auto b = static_cast<const char*>(base);
+    registry& reg = host_registry();
+    std::lock_guard<std::mutex> guard(reg.lock);
+    const auto known = reg.ranges.find(b);
+    if (known != reg.ranges.end() && known->second.first == b + bytes) {
+        ++known->second.second; // another block's buffer registration: share it
+        s.host.push_back({ b, b + bytes, true });
+        s.note = "registered (shared)";
+        return true;
+    }
+    // Portable: page-locked for every device's context, as blocks may differ in GPU.
     const cudaError_t e =
-        cudaHostRegister(const_cast<char*>(b), bytes, cudaHostRegisterDefault);
-    if (e == cudaSuccess || e == cudaErrorHostMemoryAlreadyRegistered) {
-        cudaGetLastError(); // the "already registered" answer is not an error here
-        s.host.push_back({ b, b + bytes, e == cudaSuccess });
-        s.note = e == cudaSuccess ? "registered" : "registered by another user";
+        cudaHostRegister(const_cast<char*>(b), bytes, cudaHostRegisterPortable);
+    if (e == cudaSuccess) {
+        reg.ranges[b] = { b + bytes, 1 };
+        s.host.push_back({ b, b + bytes, true });
+        s.note = "registered";
+        return true;
+    }
+    if (e == cudaErrorHostMemoryAlreadyRegistered) { // overlaps a range in use
+        cudaGetLastError(); // not an error here; the owner keeps it locked
+        s.host.push_back({ b, b + bytes, false });
+        s.note = "inside memory registered elsewhere";
         return true;
     }
     cudaGetLastError(); // not sticky: the context stays usable, staging takes over
@@ -262,10 +296,18 @@ template <class In, class Tap>
 void fir_stream<In, Tap>::unregister_host_memory()
 {
     impl& s = *d_impl;
+    if (s.host.empty())
+        return;
     use_device(s.device);
-    for (const auto& r : s.host)
-        if (r.owned)
-            cudaHostUnregister(const_cast<char*>(r.begin));
+    registry& reg = host_registry();
+    std::lock_guard<std::mutex> guard(reg.lock);
+    for (const auto& r : s.host) {
+        const auto it = reg.ranges.find(r.begin);
+        if (!r.counted || it == reg.ranges.end() || --it->second.second > 0)
+            continue;
+        cudaHostUnregister(const_cast<char*>(r.begin)); // the last user unlocks
+        reg.ranges.erase(it);
+    }
     s.host.clear();
 }
 

@@ -59,8 +59,8 @@ public:
 
     //! Page-locks [base, base + bytes) so process() can DMA to and from it in place.
     //! Returns whether the range is usable that way (false: staging is used; the
-    //! reason is in registration_note()). Memory that someone else registered
-    //! counts as usable and is left to them.
+    //! reason is in registration_note()). fir_streams that register the same range
+    //! share it: it stays locked until the last of them unregisters.
     bool register_host_memory(const void* base, std::size_t bytes);
     //! Releases what register_host_memory() locked. Call before that memory goes.
     void unregister_host_memory();

@@ -172,6 +172,30 @@ class qa_fir_filter(gr_unittest.TestCase):
                         relative_error(got.data(), want.data()), tolerance,
                         f"{name} {method} D={decimation}")
 
+    def test_gpu_blocks_sharing_buffers(self):
+        # One buffer feeds three GPU filters of different lengths, and one filter feeds
+        # another: each page-locks the buffers it copies from, and blocks stop at
+        # different times, so none may unlock a buffer another still copies from.
+        x = random_samples(self.rng, 600000, True)
+        for _ in range(3):
+            tb = gr.top_block()
+            src = blocks.vector_source_c(x.tolist(), False)
+            taps = [self.taps_for("ccf", n) for n in (7, 300, 2000)]
+            pairs = []
+            for t in taps:
+                ours = gpufilter.fir_filter_ccf(1, t)
+                second = gpufilter.fir_filter_ccf(3, taps[0])
+                theirs = filter.fir_filter_ccf(1, t)
+                theirs2 = filter.fir_filter_ccf(3, taps[0])
+                got, want = blocks.vector_sink_c(), blocks.vector_sink_c()
+                tb.connect(src, ours, second, got)
+                tb.connect(src, theirs, theirs2, want)
+                pairs.append((got, want))
+            tb.run()
+            for got, want in pairs:
+                self.assertEqual(len(got.data()), len(want.data()))
+                self.assertLessEqual(relative_error(got.data(), want.data()), 1e-4)
+
     def test_bad_parameters_name_themselves(self):
         cases = [
             (ValueError, "decimation", lambda: gpufilter.fir_filter_ccf(0, [1.0])),
