@@ -32,31 +32,10 @@ void one_type(const std::string& type, const options& o, std::vector<row>& rows)
                          const std::string& impl,
                          const block_factory& make,
                          std::size_t out_size) -> row& {
-        gr::basic_block_sptr last;
-        const timing t =
-            measure_flowgraph(source, sizeof(In), out_size, o.seconds, make, &last);
-        row r;
-        r.family = "flowgraph";
-        r.type = type;
-        r.taps = taps;
-        r.decimation = decim;
-        r.impl = impl;
-        r.samples = t.samples;
-        r.seconds = t.seconds;
-        r.msps = t.msps();
-        r.copy_family = "flowgraph";
-        if (taps > 0) {
-            r.reference_family = "flowgraph";
-            r.reference_impl = "gr-filter fir_filter";
-        }
-        std::printf("  flowgraph %s taps=%d D=%d %-24s %10.2f MS/s\n",
-                    type.c_str(),
-                    taps,
-                    decim,
-                    impl.c_str(),
-                    r.msps);
-        std::fflush(stdout);
-        rows.push_back(r);
+        const row_label label{
+            "flowgraph", type, taps, decim, impl, taps > 0 ? "gr-filter fir_filter" : ""
+        };
+        rows.push_back(flowgraph_row(o, label, source, sizeof(In), make, out_size));
         return rows.back();
     };
 
@@ -80,17 +59,7 @@ void one_type(const std::string& type, const options& o, std::vector<row>& rows)
                 "gpufilter fir_filter",
                 [&] { return gpu = GpuFir::make(d, taps); },
                 sizeof(Out));
-            auto note_gpu = [&](row& r) {
-                auto blk = std::dynamic_pointer_cast<GpuFir>(gpu);
-                r.on_gpu = blk && blk->on_gpu();
-                r.note = r.on_gpu ? "GPU " + blk->fir_method() : "CPU fallback (no GPU)";
-                // PCIe both ways at once: the busier direction limits.
-                r.bytes_per_sample = in_bytes(type) + out_bytes(type, d);
-                r.ceiling_msps = o.pcie_gbps * 1e9 /
-                                 std::max(in_bytes(type), out_bytes(type, d)) / 1e6;
-                r.ceiling_kind = "pcie";
-            };
-            note_gpu(g);
+            mark_gpu_row(g, gpu, o);
             if (d == 1 && g.on_gpu) {
                 // The other host path: pinned staging instead of in-place DMA.
                 setenv("GPUFILTER_REGISTER_BUFFERS", "0", 1);
@@ -101,7 +70,7 @@ void one_type(const std::string& type, const options& o, std::vector<row>& rows)
                     [&] { return gpu = GpuFir::make(d, taps); },
                     sizeof(Out));
                 unsetenv("GPUFILTER_REGISTER_BUFFERS");
-                note_gpu(st);
+                mark_gpu_row(st, gpu, o);
             }
             add(
                 ntaps,

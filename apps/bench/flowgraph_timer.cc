@@ -2,9 +2,11 @@
 #include "flowgraph_timer.h"
 #include <gnuradio/blocks/head.h>
 #include <gnuradio/blocks/null_sink.h>
+#include <gnuradio/gpufilter/gpu_options.h>
 #include <gnuradio/top_block.h>
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 namespace bench {
 
@@ -70,6 +72,52 @@ timing measure_flowgraph(const block_factory& source,
         t = m.seconds;
     }
     return m;
+}
+
+row flowgraph_row(const options& o,
+                  const row_label& label,
+                  const block_factory& source,
+                  std::size_t in_itemsize,
+                  const block_factory& make,
+                  std::size_t out_itemsize)
+{
+    gr::basic_block_sptr last;
+    const timing t =
+        measure_flowgraph(source, in_itemsize, out_itemsize, o.seconds, make, &last);
+    row r;
+    r.family = label.family;
+    r.type = label.type;
+    r.taps = label.taps;
+    r.decimation = label.decimation;
+    r.impl = label.impl;
+    r.samples = t.samples;
+    r.seconds = t.seconds;
+    r.msps = t.msps();
+    r.copy_family = label.family;
+    if (!label.reference_impl.empty()) {
+        r.reference_family = label.family;
+        r.reference_impl = label.reference_impl;
+    }
+    std::printf("  %s %s taps=%d D=%d %-34s %10.2f MS/s\n",
+                r.family.c_str(),
+                r.type.c_str(),
+                r.taps,
+                r.decimation,
+                r.impl.c_str(),
+                r.msps);
+    std::fflush(stdout);
+    return r;
+}
+
+void mark_gpu_row(row& r, const gr::basic_block_sptr& block, const options& o)
+{
+    const auto gpu = std::dynamic_pointer_cast<gr::gpufilter::gpu_options>(block);
+    r.on_gpu = gpu && gpu->on_gpu();
+    r.note = r.on_gpu ? "GPU " + gpu->fir_method() : "CPU fallback (no GPU)";
+    const double in = in_bytes(r.type), out = out_bytes(r.type, r.decimation);
+    r.bytes_per_sample = in + out;
+    r.ceiling_msps = o.pcie_gbps * 1e9 / std::max(in, out) / 1e6;
+    r.ceiling_kind = "pcie";
 }
 
 } // namespace bench

@@ -10,6 +10,7 @@
 #include <gnuradio/basic_block.h>
 #include <functional>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace bench {
@@ -40,6 +41,29 @@ timing measure_flowgraph(const block_factory& source,
                          double seconds,
                          const block_factory& make,
                          gr::basic_block_sptr* last);
+
+//! Which row a flowgraph measurement fills.
+struct row_label {
+    std::string family; // "flowgraph" or "xlating": also the family of its copy row
+    std::string type;
+    int taps;
+    int decimation;
+    std::string impl;
+    std::string reference_impl; // the gr-filter row it is compared with ("": none)
+};
+
+//! Times `make` between a fresh `source` of in_itemsize samples and a null sink
+//! (measure_flowgraph), prints the rate, and returns the filled row.
+row flowgraph_row(const options& o,
+                  const row_label& label,
+                  const block_factory& source,
+                  std::size_t in_itemsize,
+                  const block_factory& make,
+                  std::size_t out_itemsize);
+
+//! Marks a gr-gpufilter block's row: where it ran and with which algorithm, and its
+//! PCIe ceiling (both directions at once: the busier one limits).
+void mark_gpu_row(row& r, const gr::basic_block_sptr& block, const options& o);
 
 //! A few MB of uniform random samples in [-1, 1), the same for every run of a type.
 template <class T>

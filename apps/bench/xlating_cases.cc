@@ -33,42 +33,8 @@ row measure(const options& o,
     const auto source = [&data]() -> gr::basic_block_sptr {
         return gr::blocks::vector_source<In>::make(data, true);
     };
-    gr::basic_block_sptr last;
-    const timing t =
-        measure_flowgraph(source, sizeof(In), out_size, o.seconds, make, &last);
-    row r;
-    r.family = "xlating";
-    r.type = type;
-    r.taps = taps;
-    r.decimation = decim;
-    r.impl = impl;
-    r.samples = t.samples;
-    r.seconds = t.seconds;
-    r.msps = t.msps();
-    r.copy_family = "xlating";
-    if (!reference_impl.empty()) {
-        r.reference_family = "xlating";
-        r.reference_impl = reference_impl;
-    }
-    std::printf("  xlating %s taps=%d D=%d %-34s %10.2f MS/s\n",
-                type.c_str(),
-                taps,
-                decim,
-                impl.c_str(),
-                r.msps);
-    std::fflush(stdout);
-    return r;
-}
-
-//! Fills the GPU block's row: where it ran, and its PCIe ceiling.
-void gpu_row(row& r, bool on_gpu, const options& o)
-{
-    r.on_gpu = on_gpu;
-    r.note = on_gpu ? "GPU" : "CPU fallback (no GPU)";
-    const double in = in_bytes(r.type), out = out_bytes(r.type, r.decimation);
-    r.bytes_per_sample = in + out;
-    r.ceiling_msps = o.pcie_gbps * 1e9 / std::max(in, out) / 1e6;
-    r.ceiling_kind = "pcie";
+    const row_label label{ "xlating", type, taps, decim, impl, reference_impl };
+    return flowgraph_row(o, label, source, sizeof(In), make, out_size);
 }
 
 } // namespace
@@ -100,9 +66,7 @@ void run_xlating_cases(const options& o, std::vector<row>& rows)
             "gr-filter freq_xlating_fir_filter",
             [&] { return gpu = gf::freq_xlating_fir_filter_ccf::make(d, taps, fc, fs); },
             8);
-        gpu_row(g,
-                std::dynamic_pointer_cast<gf::freq_xlating_fir_filter_ccf>(gpu)->on_gpu(),
-                o);
+        mark_gpu_row(g, gpu, o);
         rows.push_back(g);
         rows.push_back(measure<gr_complex>(
             o,
@@ -132,7 +96,7 @@ void run_xlating_cases(const options& o, std::vector<row>& rows)
             "gr-filter hilbert_fc",
             [&] { return gpu = gf::hilbert_fc::make(ntaps, win, 6.76); },
             8);
-        gpu_row(g, std::dynamic_pointer_cast<gf::hilbert_fc>(gpu)->on_gpu(), o);
+        mark_gpu_row(g, gpu, o);
         rows.push_back(g);
         rows.push_back(measure<float>(
             o,

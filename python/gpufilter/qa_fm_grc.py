@@ -4,50 +4,26 @@
 generated script runs to its end and writes the station's audio."""
 
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 import wave
 
 import numpy as np
-from gnuradio import gr, gr_unittest
+from gnuradio import gr_unittest
 from gnuradio.gpufilter import fm_band
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from grcc_support import ROOT, grcc_test_case  # noqa: E402
 from qa_fm_receiver import MIN_CORRELATION, aligned_correlation  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 FLOWGRAPH = os.path.join(ROOT, "apps", "fm_receiver.grc")
-# GNU Radio's own blocks: ctest sets GR_DONT_LOAD_PREFS, so grcc would not find them.
-STOCK_GRC_DIR = os.path.join(gr.prefix(), "share", "gnuradio", "grc", "blocks")
 
 
-class qa_fm_grc(gr_unittest.TestCase):
-    def setUp(self):
-        self.grcc = shutil.which("grcc")
-        if self.grcc is None:
-            self.skipTest("grcc (GNU Radio Companion) is not installed")
-        self.tmp = tempfile.mkdtemp(prefix="qa_fm_grc_")
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
+class qa_fm_grc(grcc_test_case):
     def test_001_compile_and_run(self):
-        env = dict(os.environ)
-        env["GRC_BLOCKS_PATH"] = os.pathsep.join(
-            [os.path.join(ROOT, "grc"), STOCK_GRC_DIR] + [p for p in [env.get(
-                "GRC_BLOCKS_PATH")] if p])
-        grcc = subprocess.run([self.grcc, "-o", self.tmp, FLOWGRAPH], env=env,
-                              capture_output=True, text=True, timeout=120)
-        self.assertEqual(grcc.returncode, 0, grcc.stdout + grcc.stderr)
-        script = os.path.join(self.tmp, "fm_receiver.py")
-        with open(script) as f:
-            generated = f.read()
-        for call in ("fm_band_source(", "gpufilter.freq_xlating_fir_filter_ccc(",
-                     "gpufilter.hilbert_fc(", "gpufilter.fir_filter_fff("):
-            self.assertIn(call, generated)
+        script, _ = self.compile(FLOWGRAPH, [
+            "fm_band_source(", "gpufilter.freq_xlating_fir_filter_ccc(",
+            "gpufilter.hilbert_fc(", "gpufilter.fir_filter_fff("])
         out = os.path.join(self.tmp, "fm.wav")
         # The flowgraph ends by itself (head); the timeout only guards a hang.
         run = subprocess.run([sys.executable, script, "--out", out, "--seconds", "1",

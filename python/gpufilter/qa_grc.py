@@ -3,17 +3,13 @@
 """Compile qa_grc_flowgraph.grc with grcc against this module's grc/ blocks and run it."""
 
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 
-from gnuradio import gr, gr_unittest
+from gnuradio import gr_unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SOURCE_GRC_DIR = os.path.normpath(os.path.join(HERE, "..", "..", "grc"))
-# GNU Radio's own blocks: ctest sets GR_DONT_LOAD_PREFS, so grcc would not find them.
-STOCK_GRC_DIR = os.path.join(gr.prefix(), "share", "gnuradio", "grc", "blocks")
+from grcc_support import HERE, grcc_test_case
+
 FLOWGRAPH = os.path.join(HERE, "qa_grc_flowgraph.grc")
 XLATING_FLOWGRAPH = os.path.join(HERE, "qa_grc_xlating_flowgraph.grc")
 XLATING_DRIVER = """
@@ -34,34 +30,7 @@ print("center_freq", tb.gpufilter_freq_xlating_fir_filter_xxx_0.center_freq())
 """
 
 
-class qa_grc(gr_unittest.TestCase):
-    def setUp(self):
-        self.grcc = shutil.which("grcc")
-        if self.grcc is None:
-            self.skipTest("grcc (GNU Radio Companion) is not installed")
-        self.tmp = tempfile.mkdtemp(prefix="qa_grc_")
-        self.env = dict(os.environ)
-        paths = [SOURCE_GRC_DIR, STOCK_GRC_DIR]
-        if self.env.get("GRC_BLOCKS_PATH"):
-            paths.append(self.env["GRC_BLOCKS_PATH"])
-        self.env["GRC_BLOCKS_PATH"] = os.pathsep.join(paths)
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
-    def compile(self, flowgraph, expected_calls):
-        grcc = subprocess.run([self.grcc, "-o", self.tmp, flowgraph], env=self.env,
-                              capture_output=True, text=True, timeout=120)
-        self.assertEqual(grcc.returncode, 0, grcc.stdout + grcc.stderr)
-        name = os.path.splitext(os.path.basename(flowgraph))[0]
-        script = os.path.join(self.tmp, name + ".py")
-        self.assertTrue(os.path.isfile(script), grcc.stdout + grcc.stderr)
-        with open(script) as f:
-            generated = f.read()
-        for call in expected_calls:
-            self.assertIn(call, generated)
-        return script, generated
-
+class qa_grc(grcc_test_case):
     def test_001_compile_and_run(self):
         script, _ = self.compile(FLOWGRAPH, ["gpufilter.fir_filter_"])
         # The flowgraph ends by itself (blocks_head); the timeout only guards a hang.
