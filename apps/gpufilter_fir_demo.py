@@ -152,7 +152,9 @@ def main():
     for r in rows:
         print(line.format(r[0], r[1], r[2], r[3], "{:.2f}".format(r[4]),
                           "{:.2f}x".format(r[5]), r[6]).rstrip())
-    print("\nMS/s: million input samples per second (wall time of tb.run()).")
+    print("\nMS/s: million input samples per second (wall time of tb.run()). The vector\n"
+          "sink that keeps the output for the comparison caps the rate near 100-150 MS/s;\n"
+          "bench_fir (docs/benchmarks.md) measures throughput with a null sink.")
     print("max rel. error: max |gpufilter - gr-filter| / max |gr-filter|, "
           "tolerance {:.0e}.".format(TOLERANCE))
     if not ok:
