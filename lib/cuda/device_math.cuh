@@ -15,6 +15,12 @@ namespace gr {
 namespace gpufilter {
 namespace cuda {
 
+//! Blocks of per_block threads (or items) that cover n.
+inline unsigned blocks_for(long long n, long long per_block)
+{
+    return static_cast<unsigned>((n + per_block - 1) / per_block);
+}
+
 template <class T>
 struct device_type {
     using type = T;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "fft_fir_engine.h"
 #include "fft_fir_kernels.cuh"
+#include "history_kernels.cuh"
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -35,39 +36,6 @@ void check_parameters(const std::vector<T>& taps, int decimation, int fft_size)
             std::to_string(fft_size));
 }
 
-unsigned blocks_for(long long n, long long per_block)
-{
-    return static_cast<unsigned>((n + per_block - 1) / per_block);
-}
-
-template <class T>
-history_then_input<device_t<T>> view(const device_buffer<T>& history,
-                                     std::size_t history_len,
-                                     const T* input,
-                                     std::size_t input_len)
-{
-    return { reinterpret_cast<const device_t<T>*>(history.get()),
-             static_cast<long long>(history_len),
-             reinterpret_cast<const device_t<T>*>(input),
-             static_cast<long long>(input_len) };
-}
-
-// dst[0, n) = src[from, from + n) on the device.
-template <class T>
-void launch_copy(history_then_input<device_t<T>> src,
-                 long long from,
-                 T* dst,
-                 std::size_t n,
-                 cudaStream_t stream)
-{
-    if (n == 0)
-        return;
-    constexpr int block = 256;
-    fft_fir_kernels::copy_span<<<blocks_for(n, block), block, 0, stream>>>(
-        src, from, reinterpret_cast<device_t<T>*>(dst), static_cast<long long>(n));
-    GPUFILTER_CHECK_LAUNCH();
-}
-
 cufftComplex* as_cufft(complex* p) { return reinterpret_cast<cufftComplex*>(p); }
 
 } // namespace
@@ -92,7 +60,7 @@ template <class In, class Tap>
 fft_fir_engine<In, Tap>::fft_fir_engine(const std::vector<Tap>& taps,
                                         int decimation,
                                         int fft_size)
-    : d_decimation(decimation), d_auto_size(fft_size == 0), d_fft_size(fft_size)
+    : d_state(decimation), d_auto_size(fft_size == 0), d_fft_size(fft_size)
 {
     check_parameters(taps, decimation, fft_size);
     stream s;
@@ -173,86 +141,19 @@ void fft_fir_engine<In, Tap>::upload_spectrum(cudaStream_t stream)
 template <class In, class Tap>
 void fft_fir_engine<In, Tap>::set_taps(const std::vector<Tap>& taps, cudaStream_t stream)
 {
-    check_parameters(taps, d_decimation, d_auto_size ? 0 : d_fft_size);
-    const int size = d_auto_size
-                         ? default_fft_size(static_cast<int>(taps.size()), d_decimation)
-                         : d_fft_size;
-    const std::size_t old_len = d_taps.empty() ? 0 : history_len();
+    const int D = d_state.decimation();
+    check_parameters(taps, D, d_auto_size ? 0 : d_fft_size);
+    const int size =
+        d_auto_size ? default_fft_size(static_cast<int>(taps.size()), D) : d_fft_size;
     const std::size_t new_len = taps.size() - 1;
     d_taps = taps;
     if (d_plans.empty() || size != d_fft_size)
         make_plans(size, stream);
     // Each segment yields N - H exact outputs at full rate; using a multiple of D of
     // them puts every segment's first kept output at the same place (see the kernels).
-    d_advance = static_cast<int>((d_fft_size - new_len) / d_decimation * d_decimation);
+    d_advance = static_cast<int>((d_fft_size - new_len) / D * D);
     upload_spectrum(stream);
-
-    // Keep the newest new_len samples of the old history, zeros before them.
-    const std::size_t capacity = std::max<std::size_t>(new_len, 1);
-    device_buffer<In>& next = d_history[d_current ^ 1];
-    if (next.size() < capacity)
-        next = device_buffer<In>(capacity);
-    const auto old_history =
-        view(d_history[d_current], old_len, static_cast<const In*>(nullptr), 0);
-    launch_copy(old_history,
-                static_cast<long long>(old_len) - static_cast<long long>(new_len),
-                next.get(),
-                new_len,
-                stream);
-    d_current ^= 1;
-    if (d_history[d_current ^ 1].size() < capacity) {
-        // Wait for the copy before the old buffer may be freed.
-        GPUFILTER_CHECK(cudaStreamSynchronize(stream));
-        d_history[d_current ^ 1] = device_buffer<In>(capacity);
-    }
-}
-
-template <class In, class Tap>
-void fft_fir_engine<In, Tap>::set_history(const In* host_samples, cudaStream_t stream)
-{
-    if (history_len())
-        GPUFILTER_CHECK(cudaMemcpyAsync(d_history[d_current].get(),
-                                        host_samples,
-                                        history_len() * sizeof(In),
-                                        cudaMemcpyHostToDevice,
-                                        stream));
-    GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // host_samples may go away after this
-    d_phase = 0;
-}
-
-template <class In, class Tap>
-void fft_fir_engine<In, Tap>::reset(cudaStream_t stream)
-{
-    if (history_len())
-        GPUFILTER_CHECK(cudaMemsetAsync(
-            d_history[d_current].get(), 0, history_len() * sizeof(In), stream));
-    d_phase = 0;
-}
-
-template <class In, class Tap>
-void fft_fir_engine<In, Tap>::set_rotation(const rotation& r)
-{
-    if (!is_complex_v<out_type>)
-        throw std::logic_error("set_rotation: this engine's output is real");
-    d_rotation = r;
-    d_rotated_outputs = 0;
-    d_rotating = true;
-}
-
-template <class In, class Tap>
-rotation fft_fir_engine<In, Tap>::next_rotation() const
-{
-    if (!d_rotating)
-        return {};
-    return { phase_cycles(d_rotation, d_rotated_outputs),
-             wrap_cycles(d_rotation.step_cycles) };
-}
-
-template <class In, class Tap>
-std::size_t fft_fir_engine<In, Tap>::output_count(std::size_t n) const
-{
-    // Outputs fall on input samples d_phase, d_phase + D, ... of this call.
-    return n > d_phase ? (n - 1 - d_phase) / d_decimation + 1 : 0;
+    d_state.resize_history(new_len, stream);
 }
 
 template <class In, class Tap>
@@ -282,24 +183,20 @@ std::size_t fft_fir_engine<In, Tap>::process(const In* d_in,
     using out_t = device_t<out_type>;
     namespace kern = fft_fir_kernels;
 
-    const std::size_t noutputs = output_count(n);
-    const std::size_t hlen = history_len();
-    const auto src = view(d_history[d_current], hlen, d_in, n);
-
+    const std::size_t noutputs = d_state.output_count(n);
     if (noutputs) {
+        const auto src = history_view(d_state, d_in, n);
         const int N = d_fft_size;
-        const int D = d_decimation;
-        const int H = static_cast<int>(hlen);
+        const int D = d_state.decimation();
+        const int H = static_cast<int>(d_state.history_len());
         const long long L = d_advance;
         const int Q = static_cast<int>(L / D); // kept outputs per segment, >= 1
         const auto nout = static_cast<long long>(noutputs);
         const long long segments = (nout + Q - 1) / Q;
-        const auto first = static_cast<long long>(d_phase);
+        const auto first = static_cast<long long>(d_state.phase());
         const auto out = reinterpret_cast<out_t*>(d_out);
         float2* seg = reinterpret_cast<float2*>(d_segments.get());
         const auto spectrum = reinterpret_cast<const float2*>(d_spectrum.get());
-        const rotate_epilogue rot{ phase_cycles(d_rotation, d_rotated_outputs),
-                                   wrap_cycles(d_rotation.step_cycles) };
 
         // Groups of b segments: [s0, s0 + b) of this call. Segments past the last
         // one needed (when b overshoots) are transformed but never extracted.
@@ -317,33 +214,19 @@ std::size_t fft_fir_engine<In, Tap>::process(const In* d_in,
             kern::multiply_spectrum<<<bins, kern::threads, 0, stream>>>(seg, spectrum, N);
             GPUFILTER_CHECK_LAUNCH();
             GPUFILTER_CHECK(cufftExecC2C(plan, seg, seg, CUFFT_INVERSE));
-            // Output k of the call is segment k / Q, kept output k % Q.
+            // Output k of the call is segment k / Q, kept output k % Q; with a
+            // rotation, output 0 of the call is the state's next rotated output.
             const dim3 kept(blocks_for(Q, kern::threads), b);
             const long long k0 = s0 * Q;
-            bool rotated = false;
-            if constexpr (is_complex_v<out_type>) {
-                if (d_rotating) {
-                    kern::extract_outputs<<<kept, kern::threads, 0, stream>>>(
-                        seg, N, H, D, Q, k0, nout, out, rot);
-                    rotated = true;
-                }
-            }
-            if (!rotated)
+            with_epilogue(d_state, [&](auto epilogue) {
                 kern::extract_outputs<<<kept, kern::threads, 0, stream>>>(
-                    seg, N, H, D, Q, k0, nout, out, no_epilogue{});
+                    seg, N, H, D, Q, k0, nout, out, epilogue);
+            });
             GPUFILTER_CHECK_LAUNCH();
             s0 += b;
         }
     }
-    d_rotated_outputs += noutputs;
-
-    // The next call's history: the last hlen samples of [history | input].
-    if (hlen) {
-        launch_copy(
-            src, static_cast<long long>(n), d_history[d_current ^ 1].get(), hlen, stream);
-        d_current ^= 1;
-    }
-    d_phase = d_phase + noutputs * d_decimation - n;
+    d_state.advance(d_in, n, stream);
     return noutputs;
 }
 

@@ -2,11 +2,11 @@
 #ifndef INCLUDED_GPUFILTER_CUDA_FFT_FIR_ENGINE_H
 #define INCLUDED_GPUFILTER_CUDA_FFT_FIR_ENGINE_H
 
+#include "fir_state.h"
 #include "resources.h"
 #include "rotation.h"
 #include "sample_types.h"
 #include <cstddef>
-#include <cstdint>
 #include <vector>
 
 namespace gr {
@@ -54,27 +54,30 @@ public:
     //! Replaces the history with exactly ntaps()-1 host samples (oldest first) and
     //! restarts the decimation phase: the next input sample is the newest of the next
     //! output.
-    void set_history(const In* host_samples, cudaStream_t stream);
+    void set_history(const In* host_samples, cudaStream_t stream)
+    {
+        d_state.set_history(host_samples, stream);
+    }
 
     //! Zero history and decimation phase, as at construction. The rotation stays.
-    void reset(cudaStream_t stream);
+    void reset(cudaStream_t stream) { d_state.reset(stream); }
 
     //! Rotates outputs from the next one on: output k (k = 0 the next) is multiplied by
     //! exp(j*2*pi*(r.start_cycles + k*r.step_cycles)). Complex output only; otherwise
     //! std::logic_error.
-    void set_rotation(const rotation& r);
+    void set_rotation(const rotation& r) { d_state.set_rotation(r); }
     //! The rotation as seen from the next output (see fir_engine::next_rotation).
-    rotation next_rotation() const;
+    rotation next_rotation() const { return d_state.next_rotation(); }
 
     //! How many outputs process() will write for n more input samples.
-    std::size_t output_count(std::size_t n) const;
+    std::size_t output_count(std::size_t n) const { return d_state.output_count(n); }
 
     //! Filters n device samples into d_out (output_count(n) samples). Returns that count.
     std::size_t
     process(const In* d_in, std::size_t n, out_type* d_out, cudaStream_t stream);
 
     int ntaps() const { return static_cast<int>(d_taps.size()); }
-    int decimation() const { return d_decimation; }
+    int decimation() const { return d_state.decimation(); }
     const std::vector<Tap>& taps() const { return d_taps; }
 
     //! The FFT size in use (samples per segment).
@@ -91,29 +94,22 @@ public:
     static int default_fft_size(int ntaps, int decimation);
 
 private:
-    std::size_t history_len() const { return d_taps.size() - 1; }
     void make_plans(int fft_size, cudaStream_t stream);
     void upload_spectrum(cudaStream_t stream);
     //! The plan for the next group of `remaining` segments (see the .cu).
     int pick_plan(long long remaining) const;
 
     std::vector<Tap> d_taps;
-    int d_decimation;
+    fir_state<In, out_type> d_state; // history, decimation phase, rotation
     bool d_auto_size;
     int d_fft_size = 0;
-    int d_advance = 0;       // L: input samples between segments, a multiple of D
-    std::size_t d_phase = 0; // input samples to skip before the next kept output
-    bool d_rotating = false;
-    rotation d_rotation;
-    std::uint64_t d_rotated_outputs = 0;
+    int d_advance = 0; // L: input samples between segments, a multiple of D
 
     std::vector<fft_plan> d_plans;     // batch counts d_batches[i], largest first
     std::vector<int> d_batches;        // powers of two down to 1
     device_buffer<char> d_fft_work;    // cuFFT's work area, shared by all plans
     device_buffer<complex> d_segments; // d_batches[0] * fft_size
     device_buffer<complex> d_spectrum; // fft_size: FFT(taps zero-padded) / fft_size
-    device_buffer<In> d_history[2]; // ping-pong: the update reads one, writes the other
-    int d_current = 0;
 };
 
 } // namespace cuda

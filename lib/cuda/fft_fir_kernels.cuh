@@ -121,15 +121,6 @@ __global__ void __launch_bounds__(threads)
     out[k] = epilogue(from_complex<Out>(y), k);
 }
 
-//! dst[i] = src[from + i] for i < n: the history kept for the next call.
-template <class T>
-__global__ void copy_span(history_then_input<T> src, long long from, T* dst, long long n)
-{
-    const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < n)
-        dst[i] = src[from + i];
-}
-
 } // namespace fft_fir_kernels
 } // namespace cuda
 } // namespace gpufilter

@@ -2,6 +2,7 @@
 #include "fir_blocked_kernels.cuh"
 #include "fir_engine.h"
 #include "fir_kernels.cuh"
+#include "history_kernels.cuh"
 #include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
@@ -25,111 +26,68 @@ void check_parameters(const std::vector<T>& taps, int decimation)
                                     std::to_string(decimation));
 }
 
-unsigned blocks_for(long long n, long long per_block)
-{
-    return static_cast<unsigned>((n + per_block - 1) / per_block);
-}
+//! The arguments of one filter pass, as every FIR kernel takes them: output k (of
+//! nout) reads src[first + k*D, first + k*D + T) against the T reversed taps.
+template <class In, class Tap, class Out>
+struct fir_pass {
+    history_then_input<In> src;
+    long long first;
+    int D;
+    const Tap* taps;
+    int T;
+    long long nout;
+    Out* out;
+    cudaStream_t stream;
+};
 
-template <class T>
-history_then_input<device_t<T>> view(const device_buffer<T>& history,
-                                     std::size_t history_len,
-                                     const T* input,
-                                     std::size_t input_len)
+template <int R, class In, class Tap, class Out, class Epilogue>
+void launch_tiled(const fir_pass<In, Tap, Out>& p, Epilogue epi)
 {
-    return { reinterpret_cast<const device_t<T>*>(history.get()),
-             static_cast<long long>(history_len),
-             reinterpret_cast<const device_t<T>*>(input),
-             static_cast<long long>(input_len) };
-}
-
-// dst[0, n) = src[from, from + n) on the device.
-template <class T>
-void launch_gather(history_then_input<device_t<T>> src,
-                   long long from,
-                   T* dst,
-                   std::size_t n,
-                   cudaStream_t stream)
-{
-    if (n == 0)
-        return;
-    constexpr int block = 256;
-    fir_kernels::gather<<<blocks_for(n, block), block, 0, stream>>>(
-        src, from, reinterpret_cast<device_t<T>*>(dst), static_cast<long long>(n));
-    GPUFILTER_CHECK_LAUNCH();
-}
-
-template <class In, class Tap, class Out, int R, class Epilogue>
-void launch_tiled(history_then_input<In> src,
-                  long long first,
-                  int decimation,
-                  const Tap* taps,
-                  int ntaps,
-                  long long noutputs,
-                  Out* out,
-                  Epilogue epilogue,
-                  cudaStream_t stream)
-{
-    const std::size_t smem = fir_kernels::tile_smem_bytes<In, Tap>(R, decimation);
+    const std::size_t smem = fir_kernels::tile_smem_bytes<In, Tap>(R, p.D);
     fir_kernels::fir_tiled<In, Tap, Out, R, Epilogue>
-        <<<blocks_for(noutputs, fir_kernels::threads * R),
+        <<<blocks_for(p.nout, fir_kernels::threads * R),
            fir_kernels::threads,
            smem,
-           stream>>>(src, first, decimation, taps, ntaps, noutputs, out, epilogue);
+           p.stream>>>(p.src, p.first, p.D, p.taps, p.T, p.nout, p.out, epi);
     GPUFILTER_CHECK_LAUNCH();
 }
 
 // The pre-blocked kernels: the widest fir_tiled tile that fits the default shared
 // memory, else fir_untiled.
 template <class In, class Tap, class Out, class Epilogue>
-void launch_tiled_or_untiled(history_then_input<In> src,
-                             long long first,
-                             int D,
-                             const Tap* taps,
-                             int T,
-                             long long nout,
-                             Out* out,
-                             Epilogue epi,
-                             cudaStream_t stream)
+void launch_tiled_or_untiled(const fir_pass<In, Tap, Out>& p, Epilogue epi)
 {
     using fir_kernels::tile_smem_bytes;
-    if (tile_smem_bytes<In, Tap>(4, D) <= default_smem_limit)
-        launch_tiled<In, Tap, Out, 4>(src, first, D, taps, T, nout, out, epi, stream);
-    else if (tile_smem_bytes<In, Tap>(2, D) <= default_smem_limit)
-        launch_tiled<In, Tap, Out, 2>(src, first, D, taps, T, nout, out, epi, stream);
-    else if (tile_smem_bytes<In, Tap>(1, D) <= default_smem_limit)
-        launch_tiled<In, Tap, Out, 1>(src, first, D, taps, T, nout, out, epi, stream);
+    if (tile_smem_bytes<In, Tap>(4, p.D) <= default_smem_limit)
+        launch_tiled<4>(p, epi);
+    else if (tile_smem_bytes<In, Tap>(2, p.D) <= default_smem_limit)
+        launch_tiled<2>(p, epi);
+    else if (tile_smem_bytes<In, Tap>(1, p.D) <= default_smem_limit)
+        launch_tiled<1>(p, epi);
     else {
         constexpr int block = 128;
-        fir_kernels::fir_untiled<<<blocks_for(nout, block), block, 0, stream>>>(
-            src, first, D, taps, T, nout, out, epi);
+        fir_kernels::fir_untiled<<<blocks_for(p.nout, block), block, 0, p.stream>>>(
+            p.src, p.first, p.D, p.taps, p.T, p.nout, p.out, epi);
         GPUFILTER_CHECK_LAUNCH();
     }
 }
 
 template <class In, class Tap, class Out, class Epilogue>
-void launch_blocked(history_then_input<In> src,
-                    long long first,
-                    int D,
-                    const Tap* taps,
-                    int T,
-                    long long nout,
-                    Out* out,
-                    Epilogue epi,
-                    cudaStream_t stream)
+void launch_blocked(const fir_pass<In, Tap, Out>& p, Epilogue epi)
 {
     namespace fk = fir_kernels::blocked;
     constexpr int R = fk::outputs_per_thread<In, Tap>();
     // For D > 1 each phase pass reads every D-th sample of a tile*D span; smaller
     // tiles keep that span in L1 for the next phase instead of refetching from L2.
-    const int threads = D <= 2 ? 256 : D <= 4 ? 128 : 64;
+    const int threads = p.D <= 2 ? 256 : p.D <= 4 ? 128 : 64;
     const std::size_t smem = fk::smem_bytes<In, Tap, Out, R>(threads);
     static_assert(fk::smem_bytes<In, Tap, Out, R>(fk::max_threads) <= default_smem_limit,
                   "the blocked kernel's tile must fit without an opt-in");
     fk::fir_blocked<In, Tap, Out, R, Epilogue>
-        <<<blocks_for(nout, static_cast<long long>(threads) * R),
+        <<<blocks_for(p.nout, static_cast<long long>(threads) * R),
            threads,
            smem,
-           stream>>>(src, first, D, taps, T, nout, out, epi);
+           p.stream>>>(p.src, p.first, p.D, p.taps, p.T, p.nout, p.out, epi);
     GPUFILTER_CHECK_LAUNCH();
 }
 
@@ -155,28 +113,20 @@ constexpr int min_blocked_sub_taps = 4;
 
 // One filter pass.
 template <class In, class Tap, class Out, class Epilogue>
-void launch_fir(history_then_input<In> src,
-                long long first,
-                int D,
-                const Tap* taps,
-                int T,
-                long long nout,
-                Out* out,
-                Epilogue epi,
-                cudaStream_t stream)
+void launch_fir(const fir_pass<In, Tap, Out>& p, Epilogue epi)
 {
     if (!use_tiled_kernels() &&
-        (T + static_cast<long long>(D) - 1) / D >= min_blocked_sub_taps)
-        launch_blocked(src, first, D, taps, T, nout, out, epi, stream);
+        (p.T + static_cast<long long>(p.D) - 1) / p.D >= min_blocked_sub_taps)
+        launch_blocked(p, epi);
     else
-        launch_tiled_or_untiled(src, first, D, taps, T, nout, out, epi, stream);
+        launch_tiled_or_untiled(p, epi);
 }
 
 } // namespace
 
 template <class In, class Tap>
 fir_engine<In, Tap>::fir_engine(const std::vector<Tap>& taps, int decimation)
-    : d_decimation(decimation)
+    : d_state(decimation)
 {
     check_parameters(taps, decimation);
     stream s;
@@ -202,78 +152,10 @@ void fir_engine<In, Tap>::upload_taps(cudaStream_t stream)
 template <class In, class Tap>
 void fir_engine<In, Tap>::set_taps(const std::vector<Tap>& taps, cudaStream_t stream)
 {
-    check_parameters(taps, d_decimation);
-    const std::size_t old_len = d_taps.empty() ? 0 : history_len();
-    const std::size_t new_len = taps.size() - 1;
+    check_parameters(taps, d_state.decimation());
     d_taps = taps;
     upload_taps(stream);
-
-    // Keep the newest new_len samples of the old history, zeros before them.
-    const std::size_t capacity = std::max<std::size_t>(new_len, 1);
-    device_buffer<In>& next = d_history[d_current ^ 1];
-    if (next.size() < capacity)
-        next = device_buffer<In>(capacity);
-    const auto old_history =
-        view(d_history[d_current], old_len, static_cast<const In*>(nullptr), 0);
-    launch_gather(old_history,
-                  static_cast<long long>(old_len) - static_cast<long long>(new_len),
-                  next.get(),
-                  new_len,
-                  stream);
-    d_current ^= 1;
-    if (d_history[d_current ^ 1].size() < capacity) {
-        // Wait for the gather before the old buffer may be freed.
-        GPUFILTER_CHECK(cudaStreamSynchronize(stream));
-        d_history[d_current ^ 1] = device_buffer<In>(capacity);
-    }
-}
-
-template <class In, class Tap>
-void fir_engine<In, Tap>::set_history(const In* host_samples, cudaStream_t stream)
-{
-    if (history_len())
-        GPUFILTER_CHECK(cudaMemcpyAsync(d_history[d_current].get(),
-                                        host_samples,
-                                        history_len() * sizeof(In),
-                                        cudaMemcpyHostToDevice,
-                                        stream));
-    GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // host_samples may go away after this
-    d_phase = 0;
-}
-
-template <class In, class Tap>
-void fir_engine<In, Tap>::reset(cudaStream_t stream)
-{
-    if (history_len())
-        GPUFILTER_CHECK(cudaMemsetAsync(
-            d_history[d_current].get(), 0, history_len() * sizeof(In), stream));
-    d_phase = 0;
-}
-
-template <class In, class Tap>
-void fir_engine<In, Tap>::set_rotation(const rotation& r)
-{
-    if (!is_complex_v<out_type>)
-        throw std::logic_error("set_rotation: this engine's output is real");
-    d_rotation = r;
-    d_rotated_outputs = 0;
-    d_rotating = true;
-}
-
-template <class In, class Tap>
-rotation fir_engine<In, Tap>::next_rotation() const
-{
-    if (!d_rotating)
-        return {};
-    return { phase_cycles(d_rotation, d_rotated_outputs),
-             wrap_cycles(d_rotation.step_cycles) };
-}
-
-template <class In, class Tap>
-std::size_t fir_engine<In, Tap>::output_count(std::size_t n) const
-{
-    // Outputs fall on input samples d_phase, d_phase + D, ... of this call.
-    return n > d_phase ? (n - 1 - d_phase) / d_decimation + 1 : 0;
+    d_state.resize_history(taps.size() - 1, stream);
 }
 
 template <class In, class Tap>
@@ -282,45 +164,27 @@ std::size_t fir_engine<In, Tap>::process(const In* d_in,
                                          out_type* d_out,
                                          cudaStream_t stream)
 {
-    using in_t = device_t<In>;
     using tap_t = device_t<Tap>;
     using out_t = device_t<out_type>;
 
-    const std::size_t noutputs = output_count(n);
-    const std::size_t hlen = history_len();
-    const auto src = view(d_history[d_current], hlen, d_in, n);
-
+    const std::size_t noutputs = d_state.output_count(n);
     if (noutputs) {
-        // Output k's window starts at virtual index d_phase + k*D: its newest sample,
-        // d_phase + k*D + hlen, is input sample d_phase + k*D.
-        const auto first = static_cast<long long>(d_phase);
-        const auto taps = reinterpret_cast<const tap_t*>(d_taps_reversed.get());
-        const auto out = reinterpret_cast<out_t*>(d_out);
-        const int T = ntaps();
-        const int D = d_decimation;
-        const auto nout = static_cast<long long>(noutputs);
-        bool rotated = false;
-        if constexpr (is_complex_v<out_type>) {
-            if (d_rotating) {
-                // This launch's output 0 is output d_rotated_outputs of the rotation.
-                const rotate_epilogue rot{ phase_cycles(d_rotation, d_rotated_outputs),
-                                           wrap_cycles(d_rotation.step_cycles) };
-                launch_fir(src, first, D, taps, T, nout, out, rot, stream);
-                rotated = true;
-            }
-        }
-        if (!rotated)
-            launch_fir(src, first, D, taps, T, nout, out, no_epilogue{}, stream);
+        // Output k's window starts at virtual index phase + k*D: its newest sample,
+        // phase + k*D + ntaps-1, is input sample phase + k*D. With a rotation, output
+        // 0 of this launch is the state's next rotated output.
+        const fir_pass<device_t<In>, tap_t, out_t> pass{
+            history_view(d_state, d_in, n),
+            static_cast<long long>(d_state.phase()),
+            d_state.decimation(),
+            reinterpret_cast<const tap_t*>(d_taps_reversed.get()),
+            ntaps(),
+            static_cast<long long>(noutputs),
+            reinterpret_cast<out_t*>(d_out),
+            stream
+        };
+        with_epilogue(d_state, [&](auto epilogue) { launch_fir(pass, epilogue); });
     }
-    d_rotated_outputs += noutputs;
-
-    // The next call's history: the last hlen samples of [history | input].
-    if (hlen) {
-        launch_gather(
-            src, static_cast<long long>(n), d_history[d_current ^ 1].get(), hlen, stream);
-        d_current ^= 1;
-    }
-    d_phase = d_phase + noutputs * d_decimation - n;
+    d_state.advance(d_in, n, stream);
     return noutputs;
 }
 

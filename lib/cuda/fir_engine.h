@@ -2,11 +2,11 @@
 #ifndef INCLUDED_GPUFILTER_CUDA_FIR_ENGINE_H
 #define INCLUDED_GPUFILTER_CUDA_FIR_ENGINE_H
 
+#include "fir_state.h"
 #include "resources.h"
 #include "rotation.h"
 #include "sample_types.h"
 #include <cstddef>
-#include <cstdint>
 #include <vector>
 
 namespace gr {
@@ -47,43 +47,39 @@ public:
     //! Replaces the history with exactly ntaps()-1 host samples (oldest first) and
     //! restarts the decimation phase: the next input sample is the newest of the next
     //! output. Used where the caller owns the history (GNU Radio's window).
-    void set_history(const In* host_samples, cudaStream_t stream);
+    void set_history(const In* host_samples, cudaStream_t stream)
+    {
+        d_state.set_history(host_samples, stream);
+    }
 
     //! Zero history and decimation phase, as at construction. The rotation stays.
-    void reset(cudaStream_t stream);
+    void reset(cudaStream_t stream) { d_state.reset(stream); }
 
     //! Rotates outputs from the next one on: output k (k = 0 the next) is multiplied by
     //! exp(j*2*pi*(r.start_cycles + k*r.step_cycles)). Complex output only; otherwise
     //! std::logic_error.
-    void set_rotation(const rotation& r);
+    void set_rotation(const rotation& r) { d_state.set_rotation(r); }
     //! The rotation as seen from the next output: start_cycles is the phase the next
     //! output gets (wrapped to [-0.5, 0.5]). Zero phase and step when none is set.
-    rotation next_rotation() const;
+    rotation next_rotation() const { return d_state.next_rotation(); }
 
     //! How many outputs process() will write for n more input samples.
-    std::size_t output_count(std::size_t n) const;
+    std::size_t output_count(std::size_t n) const { return d_state.output_count(n); }
 
     //! Filters n device samples into d_out (output_count(n) samples). Returns that count.
     std::size_t
     process(const In* d_in, std::size_t n, out_type* d_out, cudaStream_t stream);
 
     int ntaps() const { return static_cast<int>(d_taps.size()); }
-    int decimation() const { return d_decimation; }
+    int decimation() const { return d_state.decimation(); }
     const std::vector<Tap>& taps() const { return d_taps; }
 
 private:
-    std::size_t history_len() const { return d_taps.size() - 1; }
     void upload_taps(cudaStream_t stream);
 
     std::vector<Tap> d_taps;
-    int d_decimation;
-    std::size_t d_phase = 0; // input samples to skip before the next kept output
-    bool d_rotating = false;
-    rotation d_rotation;                 // k = 0 is the first output after set_rotation()
-    std::uint64_t d_rotated_outputs = 0; // outputs written since set_rotation()
+    fir_state<In, out_type> d_state; // history, decimation phase, rotation
     device_buffer<Tap> d_taps_reversed;
-    device_buffer<In> d_history[2]; // ping-pong: the update reads one, writes the other
-    int d_current = 0;
 };
 
 } // namespace cuda

@@ -107,15 +107,6 @@ __global__ void fir_untiled(history_then_input<In> src,
     out[k] = epilogue(acc, k);
 }
 
-//! dst[i] = src[from + i] for i < n: the history kept for the next call.
-template <class T>
-__global__ void gather(history_then_input<T> src, long long from, T* dst, long long n)
-{
-    const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < n)
-        dst[i] = src[from + i];
-}
-
 } // namespace fir_kernels
 } // namespace cuda
 } // namespace gpufilter

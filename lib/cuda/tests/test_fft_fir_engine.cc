@@ -2,10 +2,9 @@
 // fft_fir_engine (overlap-save on cuFFT) against a float64 reference on random data,
 // and against the direct fir_engine for the fused rotation.
 
+#include "engine_test_support.h"
 #include "fft_fir_engine.h"
 #include "fir_engine.h"
-#include "gpu_test_env.h"
-#include "reference.h"
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <cmath>
@@ -53,67 +52,9 @@ reference_fir_mt(const std::vector<In>& x, const std::vector<Tap>& h, int D)
     return y;
 }
 
-template <class In_, class Tap_>
-struct types {
-    using In = In_;
-    using Tap = Tap_;
-    using Out = cuda::filter_output_t<In_, Tap_>;
-};
-using all_types = ::testing::Types<types<float, float>,
-                                   types<complex, float>,
-                                   types<complex, complex>,
-                                   types<float, complex>,
-                                   types<std::int16_t, complex>>;
-
 template <class T>
-class fft_fir_test : public ::testing::Test
+class fft_fir_test : public engine_test<T, 4242>
 {
-protected:
-    using In = typename T::In;
-    using Tap = typename T::Tap;
-    using Out = typename T::Out;
-
-    void SetUp() override { GPUFILTER_REQUIRE_DEVICE_OR_SKIP(); }
-
-    // Runs x through an engine (fft_fir_engine or fir_engine) in calls of the given
-    // sizes (cycled), output poisoned; checks that nothing past the outputs is written.
-    template <class Engine>
-    std::vector<Out> run_engine(Engine& engine,
-                                const std::vector<In>& x,
-                                const std::vector<std::size_t>& call_sizes)
-    {
-        cuda::stream s;
-        const std::size_t cap = x.size() + 64;
-        cuda::device_buffer<In> d_in(std::max<std::size_t>(x.size(), 1));
-        cuda::device_buffer<Out> d_out(cap);
-        const std::vector<Out> poisoned(cap, poison<Out>());
-        GPUFILTER_CHECK(cudaMemcpy(
-            d_in.get(), x.data(), x.size() * sizeof(In), cudaMemcpyHostToDevice));
-        GPUFILTER_CHECK(cudaMemcpy(
-            d_out.get(), poisoned.data(), cap * sizeof(Out), cudaMemcpyHostToDevice));
-        std::size_t consumed = 0, produced = 0;
-        for (std::size_t call = 0; consumed < x.size(); ++call) {
-            const std::size_t n =
-                std::min(call_sizes[call % call_sizes.size()], x.size() - consumed);
-            const std::size_t expected = engine.output_count(n);
-            const std::size_t got =
-                engine.process(d_in.get() + consumed, n, d_out.get() + produced, s);
-            EXPECT_EQ(got, expected) << "call " << call << " n=" << n;
-            consumed += n;
-            produced += got;
-        }
-        s.synchronize();
-        std::vector<Out> y(cap);
-        GPUFILTER_CHECK(
-            cudaMemcpy(y.data(), d_out.get(), cap * sizeof(Out), cudaMemcpyDeviceToHost));
-        for (std::size_t i = produced; i < cap; ++i)
-            EXPECT_TRUE(std::isnan(std::abs(widen(y[i]))))
-                << "output " << i << " written past the " << produced << " outputs";
-        y.resize(produced);
-        return y;
-    }
-
-    std::mt19937 rng{ 4242 };
 };
 TYPED_TEST_SUITE(fft_fir_test, all_types);
 
@@ -130,7 +71,7 @@ TYPED_TEST(fft_fir_test, matches_float64_reference_over_taps_and_decimations)
             // At least two segments, and a length that is no multiple of anything.
             const std::size_t len = std::max(3 * N / 2, 40000) + 13 * D + 7;
             const auto x = random_vector<In>(len, this->rng);
-            const auto y = this->run_engine(engine, x, calls);
+            const auto y = run_engine(engine, x, calls);
             const auto want = reference_fir_mt(x, taps, D);
             ASSERT_EQ(y.size(), want.size()) << "ntaps=" << ntaps << " D=" << D;
             EXPECT_LE(relative_error(y, want), fft_tolerance)
@@ -148,9 +89,9 @@ TYPED_TEST(fft_fir_test, any_split_into_calls_matches_reference)
     for (int D : { 1, 3, 8 }) {
         cuda::fft_fir_engine<In, Tap> whole(taps, D), pieces(taps, D);
         const auto want = reference_fir_mt(x, taps, D);
-        const auto y1 = this->run_engine(whole, x, { x.size() });
+        const auto y1 = run_engine(whole, x, { x.size() });
         // Calls shorter than D, than the filter, around the segment length, and 0.
-        const auto y2 = this->run_engine(
+        const auto y2 = run_engine(
             pieces, x, { 1, 2, 0, 5, 1024, 1025, 1026, 3, 15359, 15360, 16385 });
         ASSERT_EQ(y1.size(), want.size());
         ASSERT_EQ(y2.size(), want.size());
@@ -170,7 +111,7 @@ TYPED_TEST(fft_fir_test, long_call_spans_several_batches)
     for (int D : { 1, 5 }) {
         cuda::fft_fir_engine<In, Tap> engine(taps, D);
         ASSERT_EQ(engine.fft_size(), 4096);
-        const auto y = this->run_engine(engine, x, { 4400000, 77777 });
+        const auto y = run_engine(engine, x, { 4400000, 77777 });
         EXPECT_LE(relative_error(y, reference_fir_mt(x, taps, D)), fft_tolerance)
             << "D=" << D;
     }
@@ -187,7 +128,7 @@ TYPED_TEST(fft_fir_test, explicit_fft_size_matches_reference)
     for (int size : { 500 - 1 + 7, 3000, 1 << 16 }) {
         cuda::fft_fir_engine<In, Tap> engine(taps, 7, size);
         EXPECT_EQ(engine.fft_size(), size);
-        const auto y = this->run_engine(engine, x, { 999, 0, 12345 });
+        const auto y = run_engine(engine, x, { 999, 0, 12345 });
         EXPECT_LE(relative_error(y, reference_fir_mt(x, taps, 7)), fft_tolerance)
             << "fft_size=" << size;
     }
@@ -208,10 +149,10 @@ TYPED_TEST(fft_fir_test, set_taps_keeps_stream_alignment)
         cuda::stream s;
         const std::vector<In> head(x.begin(), x.begin() + split),
             tail(x.begin() + split, x.end());
-        const auto y1 = this->run_engine(engine, head, { 1000 });
+        const auto y1 = run_engine(engine, head, { 1000 });
         engine.set_taps(taps2, s);
         EXPECT_EQ(engine.ntaps(), second_len);
-        const auto y2 = this->run_engine(engine, tail, { 999 });
+        const auto y2 = run_engine(engine, tail, { 999 });
 
         // After the switch the engine knows only the last 49 samples; older ones are 0.
         std::vector<In> seen = x;
@@ -235,10 +176,10 @@ TYPED_TEST(fft_fir_test, set_history_then_process_matches_reference)
     const auto x = random_vector<In>(30000, this->rng);
     cuda::fft_fir_engine<In, Tap> engine(taps, 2);
     cuda::stream s;
-    this->run_engine(engine, random_vector<In>(333, this->rng), { 333 }); // leave phase 1
+    run_engine(engine, random_vector<In>(333, this->rng), { 333 }); // leave phase 1
     engine.set_history(x.data(), s);
     const std::vector<In> rest(x.begin() + 1099, x.end());
-    const auto y = this->run_engine(engine, rest, { 12345 });
+    const auto y = run_engine(engine, rest, { 12345 });
     const auto want = reference_fir_mt(x, taps, 1);
     std::vector<cd> kept;
     for (std::size_t i = 1099; i < want.size(); i += 2)
@@ -248,7 +189,7 @@ TYPED_TEST(fft_fir_test, set_history_then_process_matches_reference)
 
     // reset(): zero history and phase, as a fresh engine.
     engine.reset(s);
-    const auto y0 = this->run_engine(engine, rest, { 7000 });
+    const auto y0 = run_engine(engine, rest, { 7000 });
     EXPECT_LE(relative_error(y0, reference_fir_mt(rest, taps, 2)), fft_tolerance);
 }
 
@@ -257,10 +198,6 @@ template <class T>
 class fft_fir_rotation_test : public fft_fir_test<T>
 {
 };
-using complex_out_types = ::testing::Types<types<complex, float>,
-                                           types<complex, complex>,
-                                           types<float, complex>,
-                                           types<std::int16_t, complex>>;
 TYPED_TEST_SUITE(fft_fir_rotation_test, complex_out_types);
 
 TYPED_TEST(fft_fir_rotation_test, rotation_matches_direct_engine)
@@ -279,15 +216,15 @@ TYPED_TEST(fft_fir_rotation_test, rotation_matches_direct_engine)
             const cuda::rotation r2{ u(this->rng), u(this->rng) };
             direct.set_rotation(r1);
             fft.set_rotation(r1);
-            const auto want1 = this->run_engine(direct, x1, { 5000, 1 });
-            const auto got1 = this->run_engine(fft, x1, { 5000, 1 });
+            const auto want1 = run_engine(direct, x1, { 5000, 1 });
+            const auto got1 = run_engine(fft, x1, { 5000, 1 });
             EXPECT_NEAR(fft.next_rotation().start_cycles,
                         direct.next_rotation().start_cycles,
                         1e-12);
             direct.set_rotation(r2); // a retune at a call boundary
             fft.set_rotation(r2);
-            const auto want2 = this->run_engine(direct, x2, { 4097, 3 });
-            const auto got2 = this->run_engine(fft, x2, { 999 });
+            const auto want2 = run_engine(direct, x2, { 4097, 3 });
+            const auto got2 = run_engine(fft, x2, { 999 });
             const auto check = [&](const std::vector<complex>& got,
                                    const std::vector<complex>& want,
                                    const char* part) {

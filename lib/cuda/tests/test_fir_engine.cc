@@ -2,10 +2,9 @@
 // fir_engine and fir_stream against a float64 reference on random data.
 
 #include "device.h"
+#include "engine_test_support.h"
 #include "fir_engine.h"
 #include "fir_stream.h"
-#include "gpu_test_env.h"
-#include "reference.h"
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <cstdlib>
@@ -19,83 +18,41 @@ using cuda::complex;
 
 constexpr double direct_tolerance = 1e-5;
 
-template <class In_, class Tap_>
-struct types {
-    using In = In_;
-    using Tap = Tap_;
-    using Out = cuda::filter_output_t<In_, Tap_>;
-};
-using all_types = ::testing::Types<types<float, float>,
-                                   types<complex, float>,
-                                   types<complex, complex>,
-                                   types<float, complex>,
-                                   types<std::int16_t, complex>>;
-
 template <class T>
-class fir_engine_test : public ::testing::Test
+class fir_engine_test : public engine_test<T, 12345>
 {
 protected:
     using In = typename T::In;
     using Tap = typename T::Tap;
-    using Out = typename T::Out;
 
-    void SetUp() override { GPUFILTER_REQUIRE_DEVICE_OR_SKIP(); }
-
-    // Runs x through one engine in calls of the given sizes (cycled), output poisoned.
-    std::vector<Out> run_engine(cuda::fir_engine<In, Tap>& engine,
-                                const std::vector<In>& x,
-                                const std::vector<std::size_t>& call_sizes)
+    // Random taps and input (drawn in that order) through one engine in calls of the
+    // given sizes, against the float64 reference.
+    void expect_matches_reference(int ntaps,
+                                  int D,
+                                  std::size_t len,
+                                  const std::vector<std::size_t>& calls)
     {
-        cuda::stream s;
-        cuda::device_buffer<In> d_in(std::max<std::size_t>(x.size(), 1));
-        cuda::device_buffer<Out> d_out(std::max<std::size_t>(x.size(), 1));
-        std::vector<Out> poisoned(x.size(), poison<Out>());
-        GPUFILTER_CHECK(cudaMemcpy(
-            d_in.get(), x.data(), x.size() * sizeof(In), cudaMemcpyHostToDevice));
-        GPUFILTER_CHECK(cudaMemcpy(d_out.get(),
-                                   poisoned.data(),
-                                   poisoned.size() * sizeof(Out),
-                                   cudaMemcpyHostToDevice));
-        std::size_t consumed = 0, produced = 0;
-        for (std::size_t call = 0; consumed < x.size(); ++call) {
-            const std::size_t n =
-                std::min(call_sizes[call % call_sizes.size()], x.size() - consumed);
-            const std::size_t expected = engine.output_count(n);
-            const std::size_t got =
-                engine.process(d_in.get() + consumed, n, d_out.get() + produced, s);
-            EXPECT_EQ(got, expected);
-            consumed += n;
-            produced += got;
-        }
-        s.synchronize();
-        std::vector<Out> y(produced);
-        GPUFILTER_CHECK(cudaMemcpy(
-            y.data(), d_out.get(), produced * sizeof(Out), cudaMemcpyDeviceToHost));
-        return y;
+        const auto taps = random_vector<Tap>(ntaps, this->rng);
+        const auto x = random_vector<In>(len, this->rng);
+        cuda::fir_engine<In, Tap> engine(taps, D);
+        const auto y = run_engine(engine, x, calls);
+        const auto want = reference_fir(x, taps, D);
+        ASSERT_EQ(y.size(), want.size()) << "ntaps=" << ntaps << " D=" << D;
+        EXPECT_LE(relative_error(y, want), direct_tolerance)
+            << "ntaps=" << ntaps << " D=" << D;
     }
-
-    std::mt19937 rng{ 12345 };
 };
 TYPED_TEST_SUITE(fir_engine_test, all_types);
 
 TYPED_TEST(fir_engine_test, matches_float64_reference_over_taps_and_decimations)
 {
-    using In = typename TypeParam::In;
-    using Tap = typename TypeParam::Tap;
     const std::vector<int> tap_counts = { 1,   2,   3,   7,    16,   31,   64,
                                           255, 256, 257, 1000, 1024, 4095, 4096 };
     const std::vector<std::size_t> calls = { 4099, 1, 17, 0, 30011, 256, 7, 12289 };
     for (int ntaps : tap_counts) {
-        for (int D = 1; D <= 7; ++D) {
-            const auto taps = random_vector<Tap>(ntaps, this->rng);
-            const auto x = random_vector<In>(60000 + 13 * D, this->rng);
-            cuda::fir_engine<In, Tap> engine(taps, D);
-            const auto y = this->run_engine(engine, x, calls);
-            const auto want = reference_fir(x, taps, D);
-            ASSERT_EQ(y.size(), want.size()) << "ntaps=" << ntaps << " D=" << D;
-            EXPECT_LE(relative_error(y, want), direct_tolerance)
-                << "ntaps=" << ntaps << " D=" << D;
-        }
+        for (int D = 1; D <= 7; ++D)
+            ASSERT_NO_FATAL_FAILURE(
+                this->expect_matches_reference(ntaps, D, 60000 + 13 * D, calls));
     }
 }
 
@@ -105,8 +62,6 @@ TYPED_TEST(fir_engine_test, matches_float64_reference_over_taps_and_decimations)
 // phase 0 and the last phase, odd and even; D = 1..8 (block sizes 256, 128, 64).
 TYPED_TEST(fir_engine_test, blocked_kernel_around_block_and_chunk_boundaries)
 {
-    using In = typename TypeParam::In;
-    using Tap = typename TypeParam::Tap;
     const std::vector<std::size_t> calls = { 5003, 1, 2047, 4096, 333 };
     for (int D = 1; D <= 8; ++D) {
         // Sub-tap counts of phase 0 around 4 (the least the blocked kernel takes), 8,
@@ -120,16 +75,9 @@ TYPED_TEST(fir_engine_test, blocked_kernel_around_block_and_chunk_boundaries)
             for (int dt : { -1, 0, 1 })
                 if ((q - 1) * D + 1 + dt >= 1)
                     tap_counts.push_back((q - 1) * D + 1 + dt);
-        for (int ntaps : tap_counts) {
-            const auto taps = random_vector<Tap>(ntaps, this->rng);
-            const auto x = random_vector<In>(9000 + 7 * D + ntaps, this->rng);
-            cuda::fir_engine<In, Tap> engine(taps, D);
-            const auto y = this->run_engine(engine, x, calls);
-            const auto want = reference_fir(x, taps, D);
-            ASSERT_EQ(y.size(), want.size()) << "ntaps=" << ntaps << " D=" << D;
-            EXPECT_LE(relative_error(y, want), direct_tolerance)
-                << "ntaps=" << ntaps << " D=" << D;
-        }
+        for (int ntaps : tap_counts)
+            ASSERT_NO_FATAL_FAILURE(
+                this->expect_matches_reference(ntaps, D, 9000 + 7 * D + ntaps, calls));
     }
 }
 
@@ -137,8 +85,6 @@ TYPED_TEST(fir_engine_test, blocked_kernel_around_block_and_chunk_boundaries)
 // longest filter the engine is meant for (27 chunks of sub-taps at D = 3).
 TYPED_TEST(fir_engine_test, blocked_kernel_large_decimations_and_long_filters)
 {
-    using In = typename TypeParam::In;
-    using Tap = typename TypeParam::Tap;
     struct config {
         int ntaps, D;
         std::size_t len;
@@ -146,16 +92,9 @@ TYPED_TEST(fir_engine_test, blocked_kernel_large_decimations_and_long_filters)
     for (const config c : { config{ 67, 16, 40000 },
                             config{ 403, 100, 60000 },
                             config{ 20000, 1000, 300000 },
-                            config{ 20000, 3, 24000 } }) {
-        const auto taps = random_vector<Tap>(c.ntaps, this->rng);
-        const auto x = random_vector<In>(c.len, this->rng);
-        cuda::fir_engine<In, Tap> engine(taps, c.D);
-        const auto y = this->run_engine(engine, x, { 12345, std::size_t(c.D), 777 });
-        const auto want = reference_fir(x, taps, c.D);
-        ASSERT_EQ(y.size(), want.size()) << "ntaps=" << c.ntaps << " D=" << c.D;
-        EXPECT_LE(relative_error(y, want), direct_tolerance)
-            << "ntaps=" << c.ntaps << " D=" << c.D;
-    }
+                            config{ 20000, 3, 24000 } })
+        ASSERT_NO_FATAL_FAILURE(this->expect_matches_reference(
+            c.ntaps, c.D, c.len, { 12345, std::size_t(c.D), 777 }));
 }
 
 TYPED_TEST(fir_engine_test, any_split_into_calls_equals_one_call)
@@ -166,9 +105,9 @@ TYPED_TEST(fir_engine_test, any_split_into_calls_equals_one_call)
     const auto x = random_vector<In>(20000, this->rng);
     for (int D : { 1, 3, 5 }) {
         cuda::fir_engine<In, Tap> whole(taps, D), pieces(taps, D);
-        const auto y1 = this->run_engine(whole, x, { x.size() });
+        const auto y1 = run_engine(whole, x, { x.size() });
         // Many calls, several shorter than the decimation or the filter.
-        const auto y2 = this->run_engine(pieces, x, { 1, 2, 0, 5, 64, 128, 129, 130, 3 });
+        const auto y2 = run_engine(pieces, x, { 1, 2, 0, 5, 64, 128, 129, 130, 3 });
         ASSERT_EQ(y1.size(), y2.size());
         EXPECT_LE(relative_error(y2, reference_fir(x, taps, D)), direct_tolerance);
         for (std::size_t i = 0; i < y1.size(); ++i)
@@ -178,16 +117,9 @@ TYPED_TEST(fir_engine_test, any_split_into_calls_equals_one_call)
 
 TYPED_TEST(fir_engine_test, large_decimation_uses_untiled_kernel_correctly)
 {
-    using In = typename TypeParam::In;
-    using Tap = typename TypeParam::Tap;
-    for (int D : { 64, 100, 1000 }) {
-        const auto taps = random_vector<Tap>(300, this->rng);
-        const auto x = random_vector<In>(50000, this->rng);
-        cuda::fir_engine<In, Tap> engine(taps, D);
-        const auto y = this->run_engine(engine, x, { 7777, 12345 });
-        EXPECT_LE(relative_error(y, reference_fir(x, taps, D)), direct_tolerance)
-            << "D=" << D;
-    }
+    for (int D : { 64, 100, 1000 })
+        ASSERT_NO_FATAL_FAILURE(
+            this->expect_matches_reference(300, D, 50000, { 7777, 12345 }));
 }
 
 TYPED_TEST(fir_engine_test, set_taps_keeps_stream_alignment)
@@ -204,9 +136,9 @@ TYPED_TEST(fir_engine_test, set_taps_keeps_stream_alignment)
         cuda::stream s;
         const std::vector<In> head(x.begin(), x.begin() + split),
             tail(x.begin() + split, x.end());
-        const auto y1 = this->run_engine(engine, head, { 1000 });
+        const auto y1 = run_engine(engine, head, { 1000 });
         engine.set_taps(taps2, s);
-        const auto y2 = this->run_engine(engine, tail, { 999 });
+        const auto y2 = run_engine(engine, tail, { 999 });
 
         // After the switch the engine knows only the last 49 samples; older ones are 0.
         std::vector<In> seen = x;
@@ -230,10 +162,10 @@ TYPED_TEST(fir_engine_test, set_history_then_process_matches_reference)
     const auto x = random_vector<In>(5000, this->rng);
     cuda::fir_engine<In, Tap> engine(taps, 2);
     cuda::stream s;
-    this->run_engine(engine, random_vector<In>(333, this->rng), { 333 }); // leave phase 1
+    run_engine(engine, random_vector<In>(333, this->rng), { 333 }); // leave phase 1
     engine.set_history(x.data(), s);
     const std::vector<In> rest(x.begin() + 76, x.end());
-    const auto y = this->run_engine(engine, rest, { 1234 });
+    const auto y = run_engine(engine, rest, { 1234 });
     auto want = reference_fir(x, taps, 1);
     std::vector<cd> kept;
     for (std::size_t i = 76; i < want.size(); i += 2)
@@ -251,15 +183,8 @@ TYPED_TEST(fir_engine_test, host_stream_matches_reference_across_chunks)
     const auto x = random_vector<In>(50000, this->rng);
     for (int D : { 1, 4, 7 }) {
         cuda::fir_stream<In, Tap> fs(0, taps, D, 1000); // chunks smaller than the calls
-        std::vector<Out> y(x.size(), poison<Out>());
-        std::size_t consumed = 0, produced = 0;
-        const std::size_t sizes[] = { 2500, 1, 999, 4001 };
-        for (int call = 0; consumed < x.size(); ++call) {
-            const std::size_t n = std::min(sizes[call % 4], x.size() - consumed);
-            produced += fs.process(x.data() + consumed, n, y.data() + produced);
-            consumed += n;
-        }
-        y.resize(produced);
+        std::vector<Out> out(x.size());
+        const auto y = run_stream(fs, x, out, { 2500, 1, 999, 4001 });
         EXPECT_LE(relative_error(y, reference_fir(x, taps, D)), direct_tolerance)
             << "D=" << D;
     }

@@ -2,10 +2,9 @@
 // fir_engine's fused output rotation (the frequency-translating filter's pass), its
 // int16 input, and the analytic-signal taps of hilbert_fc, against float64 references.
 
+#include "engine_test_support.h"
 #include "fir_engine.h"
 #include "fir_stream.h"
-#include "gpu_test_env.h"
-#include "reference.h"
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <cmath>
@@ -52,45 +51,26 @@ protected:
 
     void SetUp() override { GPUFILTER_REQUIRE_DEVICE_OR_SKIP(); }
 
-    // Runs x through the engine in calls of the given sizes (cycled), output poisoned;
-    // before the call that reaches output plan[i].at (i > 0), sets plan[i].r. Retunes
-    // must fall on a call boundary: call sizes are chosen to make them.
+    // Runs x through the engine (run_engine); before the call that reaches output
+    // plan[i].at (i > 0), sets plan[i].r. Retunes must fall on a call boundary: call
+    // sizes are chosen to make them.
     std::vector<complex> run(Engine& engine,
                              const std::vector<In>& x,
                              const std::vector<std::size_t>& call_sizes,
                              const std::vector<retune>& plan)
     {
-        cuda::stream s;
-        cuda::device_buffer<In> d_in(std::max<std::size_t>(x.size(), 1));
-        cuda::device_buffer<complex> d_out(std::max<std::size_t>(x.size(), 1));
-        std::vector<complex> poisoned(x.size(), poison<complex>());
-        GPUFILTER_CHECK(cudaMemcpy(
-            d_in.get(), x.data(), x.size() * sizeof(In), cudaMemcpyHostToDevice));
-        GPUFILTER_CHECK(cudaMemcpy(d_out.get(),
-                                   poisoned.data(),
-                                   poisoned.size() * sizeof(complex),
-                                   cudaMemcpyHostToDevice));
         engine.set_rotation(plan.at(0).r);
-        std::size_t consumed = 0, produced = 0, next_retune = 1;
-        for (std::size_t call = 0; consumed < x.size(); ++call) {
-            if (next_retune < plan.size() && produced == plan[next_retune].at)
-                engine.set_rotation(plan[next_retune++].r);
-            std::size_t n =
-                std::min(call_sizes[call % call_sizes.size()], x.size() - consumed);
-            if (next_retune < plan.size()) // stop at the retune's output
-                n = std::min(n, (plan[next_retune].at - produced) * engine.decimation());
-            const std::size_t expected = engine.output_count(n);
-            const std::size_t got =
-                engine.process(d_in.get() + consumed, n, d_out.get() + produced, s);
-            EXPECT_EQ(got, expected);
-            consumed += n;
-            produced += got;
-        }
+        std::size_t next_retune = 1;
+        const auto y =
+            run_engine(engine, x, call_sizes, [&](std::size_t produced, std::size_t n) {
+                if (next_retune < plan.size() && produced == plan[next_retune].at)
+                    engine.set_rotation(plan[next_retune++].r);
+                if (next_retune < plan.size()) // stop at the retune's output
+                    n = std::min(n,
+                                 (plan[next_retune].at - produced) * engine.decimation());
+                return n;
+            });
         EXPECT_EQ(next_retune, plan.size()) << "a retune was never reached";
-        s.synchronize();
-        std::vector<complex> y(produced);
-        GPUFILTER_CHECK(cudaMemcpy(
-            y.data(), d_out.get(), produced * sizeof(complex), cudaMemcpyDeviceToHost));
         return y;
     }
 
@@ -191,15 +171,8 @@ TYPED_TEST(fir_rotation_test, host_stream_keeps_the_phase_across_its_chunks)
         const rotation r = this->random_rotation();
         cuda::fir_stream<In, complex> fs(0, taps, D, 1000); // chunks smaller than calls
         fs.set_rotation(r);
-        std::vector<complex> y(x.size(), poison<complex>());
-        std::size_t consumed = 0, produced = 0;
-        const std::size_t sizes[] = { 2500, 1, 999, 4001 };
-        for (int call = 0; consumed < x.size(); ++call) {
-            const std::size_t n = std::min(sizes[call % 4], x.size() - consumed);
-            produced += fs.process(x.data() + consumed, n, y.data() + produced);
-            consumed += n;
-        }
-        y.resize(produced);
+        std::vector<complex> out(x.size());
+        const auto y = run_stream(fs, x, out, { 2500, 1, 999, 4001 });
         const auto want = rotate_reference(reference_fir(x, taps, D), { { 0, r } });
         EXPECT_LE(relative_error(y, want), tolerance) << "D=" << D;
     }

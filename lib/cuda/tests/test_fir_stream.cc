@@ -2,10 +2,9 @@
 // fir_stream, the host path: the pipelined sub-chunks, in-place DMA to registered
 // host memory and pinned staging, each algorithm, against a float64 reference.
 
+#include "engine_test_support.h"
 #include "fir_processor.h"
 #include "fir_stream.h"
-#include "gpu_test_env.h"
-#include "reference.h"
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <string>
@@ -21,25 +20,6 @@ using cuda::complex;
 double tolerance(const std::string& method) { return method == "fft" ? 1e-4 : 1e-5; }
 
 const char* const methods[] = { "direct", "fft" };
-
-//! Runs x through fs in calls of the given sizes (cycled) into a poisoned output.
-template <class In, class Tap>
-std::vector<typename cuda::fir_stream<In, Tap>::out_type>
-run_stream(cuda::fir_stream<In, Tap>& fs,
-           const std::vector<In>& x,
-           std::vector<typename cuda::fir_stream<In, Tap>::out_type>& y,
-           const std::vector<std::size_t>& sizes)
-{
-    using Out = typename cuda::fir_stream<In, Tap>::out_type;
-    std::fill(y.begin(), y.end(), poison<Out>());
-    std::size_t consumed = 0, produced = 0;
-    for (std::size_t call = 0; consumed < x.size(); ++call) {
-        const std::size_t n = std::min(sizes[call % sizes.size()], x.size() - consumed);
-        produced += fs.process(x.data() + consumed, n, y.data() + produced);
-        consumed += n;
-    }
-    return { y.begin(), y.begin() + produced };
-}
 
 class fir_stream_test : public ::testing::TestWithParam<const char*>
 {
