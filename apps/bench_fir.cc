@@ -17,6 +17,7 @@ const char* usage =
     "                 [--decimations 1,8] [--cases flowgraph,engine,xlating]\n"
     "                 [--fft-sizes 8192,16384,...]  (engine rows of the FFT path at\n"
     "                 each size, to measure the size rule)\n"
+    "                 [--kernel-variants]  (engine rows of the untiled direct kernel)\n"
     "                 [--seconds 0.5] [--pcie-gbps 50] [--csv FILE] [--json FILE]\n"
     "                 [--quick]\n"
     "Measures input samples per second of gr-gpufilter's FIR blocks in a flowgraph,\n"
@@ -89,9 +90,11 @@ bench::options parse(int argc, char** argv)
             taps_set = true;
         } else if (a == "--decimations") {
             o.decimations = split_ints(value(), "--decimations", 1, 1 << 16);
+            decim_set = true;
+        } else if (a == "--kernel-variants") {
+            o.kernel_variants = true;
         } else if (a == "--fft-sizes") {
             o.fft_sizes = split_ints(value(), "--fft-sizes", 2, 1 << 22);
-            decim_set = true;
         } else if (a == "--cases") {
             o.cases = split(value());
             check_names(o.cases, { "flowgraph", "engine", "xlating" }, "--cases");

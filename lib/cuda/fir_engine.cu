@@ -52,6 +52,16 @@ void launch_tiled(const fir_pass<In, Tap, Out>& p, Epilogue epi)
     GPUFILTER_CHECK_LAUNCH();
 }
 
+// One output per thread, straight from device memory (through L1).
+template <class In, class Tap, class Out, class Epilogue>
+void launch_untiled(const fir_pass<In, Tap, Out>& p, Epilogue epi)
+{
+    constexpr int block = 128;
+    fir_kernels::fir_untiled<<<blocks_for(p.nout, block), block, 0, p.stream>>>(
+        p.src, p.first, p.D, p.taps, p.T, p.nout, p.out, epi);
+    GPUFILTER_CHECK_LAUNCH();
+}
+
 // The pre-blocked kernels: the widest fir_tiled tile that fits the default shared
 // memory, else fir_untiled.
 template <class In, class Tap, class Out, class Epilogue>
@@ -64,12 +74,8 @@ void launch_tiled_or_untiled(const fir_pass<In, Tap, Out>& p, Epilogue epi)
         launch_tiled<2>(p, epi);
     else if (tile_smem_bytes<In, Tap>(1, p.D) <= default_smem_limit)
         launch_tiled<1>(p, epi);
-    else {
-        constexpr int block = 128;
-        fir_kernels::fir_untiled<<<blocks_for(p.nout, block), block, 0, p.stream>>>(
-            p.src, p.first, p.D, p.taps, p.T, p.nout, p.out, epi);
-        GPUFILTER_CHECK_LAUNCH();
-    }
+    else
+        launch_untiled(p, epi);
 }
 
 template <class In, class Tap, class Out, class Epilogue>
@@ -91,20 +97,25 @@ void launch_blocked(const fir_pass<In, Tap, Out>& p, Epilogue epi)
     GPUFILTER_CHECK_LAUNCH();
 }
 
-// GPUFILTER_FIR_KERNEL=tiled selects the pre-blocked kernels, so both can be timed on
-// the same build (the benchmark harness switches it between rows, so it is read at
-// every launch: a getenv is far cheaper than the launch); unset or "blocked" is the
-// default.
-bool use_tiled_kernels()
+enum class kernel_choice { automatic, tiled, untiled };
+
+// GPUFILTER_FIR_KERNEL=tiled|untiled forces the pre-blocked kernels, so each can be
+// timed against the default on the same build (the benchmark harness switches it
+// between rows, so it is read at every launch: a getenv is far cheaper than the
+// launch); unset or "blocked" is the default choice.
+kernel_choice forced_kernel()
 {
     const char* v = std::getenv("GPUFILTER_FIR_KERNEL");
     const std::string s = v ? v : "";
     if (s.empty() || s == "blocked")
-        return false;
+        return kernel_choice::automatic;
     if (s == "tiled")
-        return true;
+        return kernel_choice::tiled;
+    if (s == "untiled")
+        return kernel_choice::untiled;
     throw std::invalid_argument(
-        "GPUFILTER_FIR_KERNEL: must be \"blocked\" or \"tiled\", got \"" + s + "\"");
+        "GPUFILTER_FIR_KERNEL: must be \"blocked\", \"tiled\" or \"untiled\", got \"" +
+        s + "\"");
 }
 
 // Fewer sub-taps per phase than this and the blocked kernel's per-phase staging and
@@ -115,8 +126,11 @@ constexpr int min_blocked_sub_taps = 4;
 template <class In, class Tap, class Out, class Epilogue>
 void launch_fir(const fir_pass<In, Tap, Out>& p, Epilogue epi)
 {
-    if (!use_tiled_kernels() &&
-        (p.T + static_cast<long long>(p.D) - 1) / p.D >= min_blocked_sub_taps)
+    const kernel_choice forced = forced_kernel();
+    if (forced == kernel_choice::untiled)
+        launch_untiled(p, epi);
+    else if (forced == kernel_choice::automatic &&
+             (p.T + static_cast<long long>(p.D) - 1) / p.D >= min_blocked_sub_taps)
         launch_blocked(p, epi);
     else
         launch_tiled_or_untiled(p, epi);
