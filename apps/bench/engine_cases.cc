@@ -186,9 +186,16 @@ void one_type(const std::string& type,
             engine_row<cuda::fft_fir_engine>(c, "gpufilter fft");
             engine_row<cuda::fir_engine>(
                 c, "gpufilter direct (old tiled)", "GPUFILTER_FIR_KERNEL", "tiled");
-            if (o.kernel_variants) // --kernel-variants: the dispatch rule's measurement
+            if (o.kernel_variants) { // --kernel-variants: the dispatch rule's measurement
                 engine_row<cuda::fir_engine>(
                     c, "gpufilter direct (untiled)", "GPUFILTER_FIR_KERNEL", "untiled");
+                for (const char* t : { "64", "128", "256" })
+                    engine_row<cuda::fir_engine>(c,
+                                                 std::string("gpufilter direct (") + t +
+                                                     " threads)",
+                                                 "GPUFILTER_FIR_BLOCK_THREADS",
+                                                 t);
+            }
             for (int n : o.fft_sizes) // --fft-sizes: the FFT size rule's measurement
                 if (n >= ntaps - 1 + d)
                     engine_row<cuda::fft_fir_engine>(

@@ -85,7 +85,16 @@ void launch_blocked(const fir_pass<In, Tap, Out>& p, Epilogue epi)
     constexpr int R = fk::outputs_per_thread<In, Tap>();
     // For D > 1 each phase pass reads every D-th sample of a tile*D span; smaller
     // tiles keep that span in L1 for the next phase instead of refetching from L2.
-    const int threads = p.D <= 2 ? 256 : p.D <= 4 ? 128 : 64;
+    int threads = p.D <= 2 ? 256 : p.D <= 4 ? 128 : 64;
+    // GPUFILTER_FIR_BLOCK_THREADS=64|128|256 overrides the rule, to measure it.
+    if (const char* v = std::getenv("GPUFILTER_FIR_BLOCK_THREADS")) {
+        const int t = std::atoi(v);
+        if (t != 64 && t != 128 && t != 256)
+            throw std::invalid_argument(
+                "GPUFILTER_FIR_BLOCK_THREADS: must be 64, 128 or 256, got \"" +
+                std::string(v) + "\"");
+        threads = t;
+    }
     const std::size_t smem = fk::smem_bytes<In, Tap, Out, R>(threads);
     static_assert(fk::smem_bytes<In, Tap, Out, R>(fk::max_threads) <= default_smem_limit,
                   "the blocked kernel's tile must fit without an opt-in");
@@ -122,12 +131,22 @@ kernel_choice forced_kernel()
 // barriers cost more than its register reuse saves (D >= ntaps: one tap per phase).
 constexpr int min_blocked_sub_taps = 4;
 
+// Measured on an H200 (bench_fir --kernel-variants, docs/kernels.md): with few taps
+// per phase at D >= 4 the blocked kernel's per-phase staging of strided samples costs
+// more than it saves, and one output per thread, reading through L1, is faster
+// (ccf 16 taps at D = 8: 200 against 133 GS/s; fff: 351 against 197).
+bool untiled_is_faster(int T, int D)
+{
+    return (D >= 4 && T <= 2 * D) || (D == 8 && T <= 4 * D);
+}
+
 // One filter pass.
 template <class In, class Tap, class Out, class Epilogue>
 void launch_fir(const fir_pass<In, Tap, Out>& p, Epilogue epi)
 {
     const kernel_choice forced = forced_kernel();
-    if (forced == kernel_choice::untiled)
+    if (forced == kernel_choice::untiled ||
+        (forced == kernel_choice::automatic && untiled_is_faster(p.T, p.D)))
         launch_untiled(p, epi);
     else if (forced == kernel_choice::automatic &&
              (p.T + static_cast<long long>(p.D) - 1) / p.D >= min_blocked_sub_taps)
