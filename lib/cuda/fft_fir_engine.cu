@@ -73,6 +73,7 @@ void fft_fir_engine<In, Tap>::make_plans(int fft_size, cudaStream_t stream)
 {
     GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // queued work may use the old ones
     d_plans.clear();
+    d_direct_plans.clear();
     d_batches.clear();
     d_fft_work = {};
     d_segments = {};
@@ -106,13 +107,70 @@ void fft_fir_engine<In, Tap>::make_plans(int fft_size, cudaStream_t stream)
         d_plans.push_back(std::move(p));
         d_batches.push_back(static_cast<int>(batch));
     }
-    d_fft_work = device_buffer<char>(work_bytes);
-    if (work_bytes)
-        for (const auto& p : d_plans)
-            GPUFILTER_CHECK(cufftSetWorkArea(p.get(), d_fft_work.get()));
+    d_direct_plans.clear();
+    share_work_area(work_bytes);
     d_segments = device_buffer<complex>(std::size_t(d_batches.front()) * fft_size);
     d_spectrum = device_buffer<complex>(fft_size);
     d_fft_size = fft_size;
+}
+
+template <class In, class Tap>
+void fft_fir_engine<In, Tap>::share_work_area(std::size_t bytes)
+{
+    if (bytes > d_fft_work.size())
+        d_fft_work = device_buffer<char>(bytes);
+    if (d_fft_work.size() == 0)
+        return;
+    for (const auto* plans : { &d_plans, &d_direct_plans })
+        for (const auto& p : *plans)
+            GPUFILTER_CHECK(cufftSetWorkArea(p.get(), d_fft_work.get()));
+}
+
+template <class In, class Tap>
+void fft_fir_engine<In, Tap>::make_direct_plans(cudaStream_t stream)
+{
+    // Segment s of a group starts L samples after segment s-1: an advanced layout
+    // with input distance L (overlapping reads, which an out-of-place transform
+    // allows) lets the forward FFT read the caller's complex samples where they are.
+    // That removes the segment-building pass (8 + 8*N/L bytes per sample).
+    if constexpr (is_complex_v<In>) {
+        GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // queued work may use the old
+        d_direct_plans.clear();
+        try {
+            make_direct_plans_now();
+        } catch (const cuda_error&) {
+            // A cuFFT that refuses overlapping input: segments are built instead.
+            d_direct_plans.clear();
+        }
+    }
+}
+
+template <class In, class Tap>
+void fft_fir_engine<In, Tap>::make_direct_plans_now()
+{
+    std::size_t work_bytes = 0;
+    for (const int batch : d_batches) {
+        fft_plan p = fft_plan::create();
+        GPUFILTER_CHECK(cufftSetAutoAllocation(p.get(), 0));
+        int n = d_fft_size;
+        int embed = d_fft_size;
+        std::size_t bytes = 0;
+        GPUFILTER_CHECK(cufftMakePlanMany(p.get(),
+                                          1,
+                                          &n,
+                                          &embed,
+                                          1,
+                                          d_advance,
+                                          &embed,
+                                          1,
+                                          d_fft_size,
+                                          CUFFT_C2C,
+                                          batch,
+                                          &bytes));
+        work_bytes = std::max(work_bytes, bytes);
+        d_direct_plans.push_back(std::move(p));
+    }
+    share_work_area(work_bytes);
 }
 
 template <class In, class Tap>
@@ -151,7 +209,11 @@ void fft_fir_engine<In, Tap>::set_taps(const std::vector<Tap>& taps, cudaStream_
         make_plans(size, stream);
     // Each segment yields N - H exact outputs at full rate; using a multiple of D of
     // them puts every segment's first kept output at the same place (see the kernels).
-    d_advance = static_cast<int>((d_fft_size - new_len) / D * D);
+    const int advance = static_cast<int>((d_fft_size - new_len) / D * D);
+    if (advance != d_advance || d_direct_plans.empty()) {
+        d_advance = advance;
+        make_direct_plans(stream);
+    }
     upload_spectrum(stream);
     d_state.resize_history(new_len, stream);
 }
@@ -175,56 +237,100 @@ int fft_fir_engine<In, Tap>::pick_plan(long long remaining) const
 }
 
 template <class In, class Tap>
+template <class Src, class OutT>
+void fft_fir_engine<In, Tap>::run_segments(const Src& src,
+                                           const In* d_in,
+                                           long long begin,
+                                           long long end,
+                                           bool direct,
+                                           OutT* out,
+                                           cudaStream_t stream)
+{
+    namespace kern = fft_fir_kernels;
+    const int N = d_fft_size;
+    const int D = d_state.decimation();
+    const int H = static_cast<int>(d_state.history_len());
+    const long long L = d_advance;
+    const int Q = static_cast<int>(L / D); // kept outputs per segment, >= 1
+    const auto first = static_cast<long long>(d_state.phase());
+    const auto nout = static_cast<long long>(d_state.output_count(src.input_len));
+    float2* seg = reinterpret_cast<float2*>(d_segments.get());
+    const auto spectrum = reinterpret_cast<const float2*>(d_spectrum.get());
+
+    // Groups of b segments: [s0, s0 + b). Segments past the last one needed (when b
+    // overshoots) are transformed but never extracted; a direct group never
+    // overshoots, since its segments must lie inside the input.
+    for (long long s0 = begin; s0 < end;) {
+        int p = pick_plan(end - s0);
+        if (direct)
+            while (d_batches[p] > end - s0)
+                ++p;
+        const int b = d_batches[p];
+        const cufftHandle plan = d_plans[p].get();
+        const dim3 bins(blocks_for(N, kern::threads), b);
+        GPUFILTER_CHECK(cufftSetStream(plan, stream));
+        // Segment s starts at virtual index first + s*L, input sample first + s*L - H.
+        if (direct) {
+            const cufftHandle in_place = d_direct_plans[p].get();
+            auto* x = const_cast<In*>(d_in + (first + s0 * L - H));
+            GPUFILTER_CHECK(cufftSetStream(in_place, stream));
+            GPUFILTER_CHECK(cufftExecC2C(
+                in_place, reinterpret_cast<cufftComplex*>(x), seg, CUFFT_FORWARD));
+        } else {
+            kern::build_segments<<<bins, kern::threads, 0, stream>>>(
+                src, first + s0 * L, L, N, seg);
+            GPUFILTER_CHECK_LAUNCH();
+            GPUFILTER_CHECK(cufftExecC2C(plan, seg, seg, CUFFT_FORWARD));
+        }
+        kern::multiply_spectrum<<<bins, kern::threads, 0, stream>>>(seg, spectrum, N);
+        GPUFILTER_CHECK_LAUNCH();
+        GPUFILTER_CHECK(cufftExecC2C(plan, seg, seg, CUFFT_INVERSE));
+        // Output k of the call is segment k / Q, kept output k % Q; with a
+        // rotation, output 0 of the call is the state's next rotated output.
+        const dim3 kept(blocks_for(Q, kern::threads), b);
+        const long long k0 = s0 * Q;
+        with_epilogue(d_state, [&](auto epilogue) {
+            kern::extract_outputs<<<kept, kern::threads, 0, stream>>>(
+                seg, N, H, D, Q, k0, nout, out, epilogue);
+        });
+        GPUFILTER_CHECK_LAUNCH();
+        s0 += b;
+    }
+}
+
+template <class In, class Tap>
 std::size_t fft_fir_engine<In, Tap>::process(const In* d_in,
                                              std::size_t n,
                                              out_type* d_out,
                                              cudaStream_t stream)
 {
-    using out_t = device_t<out_type>;
-    namespace kern = fft_fir_kernels;
-
     const std::size_t noutputs = d_state.output_count(n);
     if (noutputs) {
         const auto src = history_view(d_state, d_in, n);
-        const int N = d_fft_size;
-        const int D = d_state.decimation();
-        const int H = static_cast<int>(d_state.history_len());
+        const long long N = d_fft_size;
+        const long long H = static_cast<long long>(d_state.history_len());
         const long long L = d_advance;
-        const int Q = static_cast<int>(L / D); // kept outputs per segment, >= 1
+        const long long Q = L / d_state.decimation();
         const auto nout = static_cast<long long>(noutputs);
         const long long segments = (nout + Q - 1) / Q;
         const auto first = static_cast<long long>(d_state.phase());
-        const auto out = reinterpret_cast<out_t*>(d_out);
-        float2* seg = reinterpret_cast<float2*>(d_segments.get());
-        const auto spectrum = reinterpret_cast<const float2*>(d_spectrum.get());
+        const auto out = reinterpret_cast<device_t<out_type>*>(d_out);
 
-        // Groups of b segments: [s0, s0 + b) of this call. Segments past the last
-        // one needed (when b overshoots) are transformed but never extracted.
-        for (long long s0 = 0; s0 < segments;) {
-            const int p = pick_plan(segments - s0);
-            const int b = d_batches[p];
-            const cufftHandle plan = d_plans[p].get();
-            const dim3 bins(blocks_for(N, kern::threads), b);
-            // Segment s0 + s starts at virtual index first + (s0 + s)*L.
-            kern::build_segments<<<bins, kern::threads, 0, stream>>>(
-                src, first + s0 * L, L, N, seg);
-            GPUFILTER_CHECK_LAUNCH();
-            GPUFILTER_CHECK(cufftSetStream(plan, stream));
-            GPUFILTER_CHECK(cufftExecC2C(plan, seg, seg, CUFFT_FORWARD));
-            kern::multiply_spectrum<<<bins, kern::threads, 0, stream>>>(seg, spectrum, N);
-            GPUFILTER_CHECK_LAUNCH();
-            GPUFILTER_CHECK(cufftExecC2C(plan, seg, seg, CUFFT_INVERSE));
-            // Output k of the call is segment k / Q, kept output k % Q; with a
-            // rotation, output 0 of the call is the state's next rotated output.
-            const dim3 kept(blocks_for(Q, kern::threads), b);
-            const long long k0 = s0 * Q;
-            with_epilogue(d_state, [&](auto epilogue) {
-                kern::extract_outputs<<<kept, kern::threads, 0, stream>>>(
-                    seg, N, H, D, Q, k0, nout, out, epilogue);
-            });
-            GPUFILTER_CHECK_LAUNCH();
-            s0 += b;
+        // Segments that start in the history, or run past the input, are built by a
+        // kernel; those in between (all but a few of a long call) are read in place
+        // when the input is complex. Segment s covers virtual [first + s*L, + N);
+        // the input is virtual [H, H + n).
+        long long head = 0, tail = 0;
+        if (is_complex_v<In> && !d_direct_plans.empty()) {
+            head = first >= H ? 0 : (H - first + L - 1) / L;
+            const long long room = H + static_cast<long long>(n) - N - first;
+            tail = room < 0 ? 0 : room / L + 1; // segments [0, tail) end inside it
+            head = std::min(head, segments);
+            tail = std::max(head, std::min(tail, segments));
         }
+        run_segments(src, d_in, 0, head, false, out, stream);
+        run_segments(src, d_in, head, tail, true, out, stream);
+        run_segments(src, d_in, tail, segments, false, out, stream);
     }
     d_state.advance(d_in, n, stream);
     return noutputs;

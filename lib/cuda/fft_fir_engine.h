@@ -95,7 +95,20 @@ public:
 
 private:
     void make_plans(int fft_size, cudaStream_t stream);
+    void make_direct_plans(cudaStream_t stream);
+    void make_direct_plans_now();
+    void share_work_area(std::size_t bytes);
     void upload_spectrum(cudaStream_t stream);
+    //! Filters segments [begin, end) of a call in groups; `direct`: they lie wholly in
+    //! the caller's (complex) input, so the forward FFT reads it in place.
+    template <class Src, class OutT>
+    void run_segments(const Src& src,
+                      const In* d_in,
+                      long long begin,
+                      long long end,
+                      bool direct,
+                      OutT* out,
+                      cudaStream_t stream);
     //! The plan for the next group of `remaining` segments (see the .cu).
     int pick_plan(long long remaining) const;
 
@@ -105,7 +118,10 @@ private:
     int d_fft_size = 0;
     int d_advance = 0; // L: input samples between segments, a multiple of D
 
-    std::vector<fft_plan> d_plans;     // batch counts d_batches[i], largest first
+    std::vector<fft_plan> d_plans; // batch counts d_batches[i], largest first
+    // Complex input only: the same batch counts, reading segments in place from the
+    // input (input distance L, overlapping) into d_segments. Made per tap length.
+    std::vector<fft_plan> d_direct_plans;
     std::vector<int> d_batches;        // powers of two down to 1
     device_buffer<char> d_fft_work;    // cuFFT's work area, shared by all plans
     device_buffer<complex> d_segments; // d_batches[0] * fft_size
