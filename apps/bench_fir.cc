@@ -18,6 +18,8 @@ const char* usage =
     "                 [--fft-sizes 8192,16384,...]  (engine rows of the FFT path at\n"
     "                 each size, to measure the size rule)\n"
     "                 [--kernel-variants]  (engine rows of the untiled direct kernel)\n"
+    "                 [--fft-groups 262144,...]  (engine rows of the FFT path with\n"
+    "                 groups of about that many samples)\n"
     "                 [--seconds 0.5] [--pcie-gbps 50] [--csv FILE] [--json FILE]\n"
     "                 [--quick]\n"
     "Measures input samples per second of gr-gpufilter's FIR blocks in a flowgraph,\n"
@@ -91,6 +93,8 @@ bench::options parse(int argc, char** argv)
         } else if (a == "--decimations") {
             o.decimations = split_ints(value(), "--decimations", 1, 1 << 16);
             decim_set = true;
+        } else if (a == "--fft-groups") {
+            o.fft_groups = split(value());
         } else if (a == "--kernel-variants") {
             o.kernel_variants = true;
         } else if (a == "--fft-sizes") {

@@ -15,7 +15,8 @@ struct options {
     std::vector<std::string> types{ "ccf", "fff", "ccc" };
     std::vector<int> taps{ 16, 64, 256, 1024, 4096, 16384 };
     std::vector<int> decimations{ 1, 8 };
-    std::vector<int> fft_sizes;   // extra engine rows: the FFT path at these sizes
+    std::vector<int> fft_sizes;          // extra engine rows: the FFT path at these sizes
+    std::vector<std::string> fft_groups; // extra engine rows: FFT group sizes (samples)
     bool kernel_variants = false; // extra engine rows: the one-output-per-thread kernel
     std::vector<std::string> cases{ "flowgraph", "engine", "xlating" };
     double seconds = 0.5; // per flowgraph measurement

@@ -186,6 +186,12 @@ void one_type(const std::string& type,
             engine_row<cuda::fft_fir_engine>(c, "gpufilter fft");
             engine_row<cuda::fir_engine>(
                 c, "gpufilter direct (old tiled)", "GPUFILTER_FIR_KERNEL", "tiled");
+            for (const auto& g :
+                 o.fft_groups) // --fft-groups: the group size's measurement
+                engine_row<cuda::fft_fir_engine>(c,
+                                                 "gpufilter fft group=" + g,
+                                                 "GPUFILTER_FFT_GROUP_SAMPLES",
+                                                 g.c_str());
             if (o.kernel_variants) { // --kernel-variants: the dispatch rule's measurement
                 engine_row<cuda::fir_engine>(
                     c, "gpufilter direct (untiled)", "GPUFILTER_FIR_KERNEL", "untiled");

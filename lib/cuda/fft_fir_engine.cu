@@ -3,6 +3,7 @@
 #include "fft_fir_kernels.cuh"
 #include "history_kernels.cuh"
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -82,7 +83,11 @@ void fft_fir_engine<In, Tap>::make_plans(int fft_size, cudaStream_t stream)
     // Batch counts: the largest, then halves down to 1, so that a group of segments
     // runs with at most a quarter of wasted transforms (pick_plan).
     long long batch = 1;
-    while (batch * 2 <= std::min<long long>(max_batch, samples_per_batch / fft_size))
+    long long group_samples = samples_per_batch;
+    // GPUFILTER_FFT_GROUP_SAMPLES overrides the group size, to measure it.
+    if (const char* v = std::getenv("GPUFILTER_FFT_GROUP_SAMPLES"))
+        group_samples = std::max(1LL, std::atoll(v));
+    while (batch * 2 <= std::min<long long>(max_batch, group_samples / fft_size))
         batch *= 2;
     std::size_t work_bytes = 0;
     for (; batch >= 1; batch /= 2) {
