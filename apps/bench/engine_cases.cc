@@ -195,7 +195,14 @@ void one_type(const std::string& type,
             if (o.kernel_variants) { // --kernel-variants: the dispatch rule's measurement
                 engine_row<cuda::fir_engine>(
                     c, "gpufilter direct (untiled)", "GPUFILTER_FIR_KERNEL", "untiled");
-                for (const char* t : { "64", "128", "256" })
+                engine_row<cuda::fir_engine>(
+                    c, "gpufilter direct (blocked)", "GPUFILTER_FIR_KERNEL", "blocked");
+                engine_row<cuda::fir_engine>(c,
+                                             "gpufilter direct (deinterleaved)",
+                                             "GPUFILTER_FIR_KERNEL",
+                                             "deinterleaved");
+                // The automatic kernel's block size (deinterleaved at D >= 8).
+                for (const char* t : { "32", "64", "128", "256" })
                     engine_row<cuda::fir_engine>(c,
                                                  std::string("gpufilter direct (") + t +
                                                      " threads)",

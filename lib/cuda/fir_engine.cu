@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "fir_blocked_kernels.cuh"
+#include "fir_deinterleaved_kernels.cuh"
 #include "fir_engine.h"
 #include "fir_kernels.cuh"
 #include "history_kernels.cuh"
@@ -78,6 +79,21 @@ void launch_tiled_or_untiled(const fir_pass<In, Tap, Out>& p, Epilogue epi)
         launch_untiled(p, epi);
 }
 
+// GPUFILTER_FIR_BLOCK_THREADS=32|64|128|256 overrides a blocked kernel's block size,
+// to measure the rule; otherwise `automatic`.
+int block_threads(int automatic)
+{
+    const char* v = std::getenv("GPUFILTER_FIR_BLOCK_THREADS");
+    if (!v)
+        return automatic;
+    const int t = std::atoi(v);
+    if (t != 32 && t != 64 && t != 128 && t != 256)
+        throw std::invalid_argument(
+            "GPUFILTER_FIR_BLOCK_THREADS: must be 32, 64, 128 or 256, got \"" +
+            std::string(v) + "\"");
+    return t;
+}
+
 template <class In, class Tap, class Out, class Epilogue>
 void launch_blocked(const fir_pass<In, Tap, Out>& p, Epilogue epi)
 {
@@ -85,16 +101,7 @@ void launch_blocked(const fir_pass<In, Tap, Out>& p, Epilogue epi)
     constexpr int R = fk::outputs_per_thread<In, Tap>();
     // For D > 1 each phase pass reads every D-th sample of a tile*D span; smaller
     // tiles keep that span in L1 for the next phase instead of refetching from L2.
-    int threads = p.D <= 2 ? 256 : p.D <= 4 ? 128 : 64;
-    // GPUFILTER_FIR_BLOCK_THREADS=64|128|256 overrides the rule, to measure it.
-    if (const char* v = std::getenv("GPUFILTER_FIR_BLOCK_THREADS")) {
-        const int t = std::atoi(v);
-        if (t != 64 && t != 128 && t != 256)
-            throw std::invalid_argument(
-                "GPUFILTER_FIR_BLOCK_THREADS: must be 64, 128 or 256, got \"" +
-                std::string(v) + "\"");
-        threads = t;
-    }
+    const int threads = block_threads(p.D <= 2 ? 256 : p.D <= 4 ? 128 : 64);
     const std::size_t smem = fk::smem_bytes<In, Tap, Out, R>(threads);
     static_assert(fk::smem_bytes<In, Tap, Out, R>(fk::max_threads) <= default_smem_limit,
                   "the blocked kernel's tile must fit without an opt-in");
@@ -106,25 +113,67 @@ void launch_blocked(const fir_pass<In, Tap, Out>& p, Epilogue epi)
     GPUFILTER_CHECK_LAUNCH();
 }
 
-enum class kernel_choice { automatic, tiled, untiled };
+template <class In, class Tap, class Out, class Epilogue>
+void launch_deinterleaved(const fir_pass<In, Tap, Out>& p, Epilogue epi)
+{
+    namespace fk = fir_kernels::deinterleaved;
+    constexpr int R = fir_kernels::blocked::outputs_per_thread<In, Tap>();
+    // The span of G phases is about G*tile samples: at D > 8 a 32-thread tile lets
+    // 16 complex phases (runs of 128 bytes, whole sectors) fit in 48 KB.
+    const int threads = block_threads(p.D <= 8 ? 64 : 32);
+    const int tile = threads * R;
+    const int phases = std::min(p.D, p.T);
+    const int sub_taps = (p.T + p.D - 1) / p.D; // phase 0's, the most
+    fk::shape sh{};
+    sh.chunk = std::min(fk::sub_tap_chunk, (sub_taps + R - 1) / R * R);
+    sh.pitch = fk::row_pitch<R>(tile, sh.chunk);
+    // The most phases that fit, then spread evenly over the groups that takes.
+    int most = 1;
+    while (most < phases &&
+           fk::smem_bytes<In, Tap, Out, R>(threads, { sh.chunk, most + 1, sh.pitch }) <=
+               default_smem_limit)
+        ++most;
+    const int groups = (phases + most - 1) / most;
+    sh.group = (phases + groups - 1) / groups;
+    const std::size_t smem = fk::smem_bytes<In, Tap, Out, R>(threads, sh);
+    static_assert(fk::smem_bytes<In, Tap, Out, R>(
+                      fk::max_threads,
+                      { fk::sub_tap_chunk,
+                        1,
+                        fk::row_pitch<R>(fk::max_threads * R, fk::sub_tap_chunk) }) <=
+                      default_smem_limit,
+                  "one phase of the deinterleaved kernel's tile must fit without an "
+                  "opt-in");
+    fk::fir_deinterleaved<In, Tap, Out, R, Epilogue>
+        <<<blocks_for(p.nout, static_cast<long long>(tile)), threads, smem, p.stream>>>(
+            p.src, p.first, p.D, p.taps, p.T, p.nout, p.out, epi, sh);
+    GPUFILTER_CHECK_LAUNCH();
+}
 
-// GPUFILTER_FIR_KERNEL=tiled|untiled forces the pre-blocked kernels, so each can be
-// timed against the default on the same build (the benchmark harness switches it
-// between rows, so it is read at every launch: a getenv is far cheaper than the
-// launch); unset or "blocked" is the default choice.
+enum class kernel_choice { automatic, tiled, untiled, blocked, deinterleaved };
+
+// GPUFILTER_FIR_KERNEL=tiled|untiled|blocked|deinterleaved forces one kernel for every
+// shape ("blocked": the per-phase polyphase kernel), so each can be timed against the
+// default on the same build (the benchmark harness switches it between rows, so it
+// is read at every launch: a getenv is far cheaper than the launch); unset is the
+// default choice.
 kernel_choice forced_kernel()
 {
     const char* v = std::getenv("GPUFILTER_FIR_KERNEL");
     const std::string s = v ? v : "";
-    if (s.empty() || s == "blocked")
+    if (s.empty())
         return kernel_choice::automatic;
     if (s == "tiled")
         return kernel_choice::tiled;
     if (s == "untiled")
         return kernel_choice::untiled;
-    throw std::invalid_argument(
-        "GPUFILTER_FIR_KERNEL: must be \"blocked\", \"tiled\" or \"untiled\", got \"" +
-        s + "\"");
+    if (s == "blocked")
+        return kernel_choice::blocked;
+    if (s == "deinterleaved")
+        return kernel_choice::deinterleaved;
+    throw std::invalid_argument("GPUFILTER_FIR_KERNEL: must be \"tiled\", \"untiled\", "
+                                "\"blocked\" or \"deinterleaved\", got \"" +
+                                s + "\"");
 }
 
 // Fewer sub-taps per phase than this and the blocked kernel's per-phase staging and
@@ -140,19 +189,34 @@ bool untiled_is_faster(int T, int D)
     return (D >= 4 && T <= 2 * D) || (D == 8 && T <= 4 * D);
 }
 
+// At D >= 8 the per-phase strided staging caps fir_blocked (docs/kernels.md); the
+// deinterleaved kernel reads the span once, coalesced.
+constexpr int min_deinterleaved_decimation = 8;
+
 // One filter pass.
 template <class In, class Tap, class Out, class Epilogue>
 void launch_fir(const fir_pass<In, Tap, Out>& p, Epilogue epi)
 {
-    const kernel_choice forced = forced_kernel();
-    if (forced == kernel_choice::untiled ||
-        (forced == kernel_choice::automatic && untiled_is_faster(p.T, p.D)))
+    switch (forced_kernel()) {
+    case kernel_choice::untiled:
+        return launch_untiled(p, epi);
+    case kernel_choice::tiled:
+        return launch_tiled_or_untiled(p, epi);
+    case kernel_choice::blocked:
+        return launch_blocked(p, epi);
+    case kernel_choice::deinterleaved:
+        return launch_deinterleaved(p, epi);
+    case kernel_choice::automatic:
+        break;
+    }
+    if (untiled_is_faster(p.T, p.D))
         launch_untiled(p, epi);
-    else if (forced == kernel_choice::automatic &&
-             (p.T + static_cast<long long>(p.D) - 1) / p.D >= min_blocked_sub_taps)
-        launch_blocked(p, epi);
-    else
+    else if ((p.T + static_cast<long long>(p.D) - 1) / p.D < min_blocked_sub_taps)
         launch_tiled_or_untiled(p, epi);
+    else if (p.D >= min_deinterleaved_decimation)
+        launch_deinterleaved(p, epi);
+    else
+        launch_blocked(p, epi);
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <cstdlib>
+#include <string>
 
 namespace gr {
 namespace gpufilter {
@@ -95,6 +96,48 @@ TYPED_TEST(fir_engine_test, blocked_kernel_large_decimations_and_long_filters)
                             config{ 20000, 3, 24000 } })
         ASSERT_NO_FATAL_FAILURE(this->expect_matches_reference(
             c.ntaps, c.D, c.len, { 12345, std::size_t(c.D), 777 }));
+}
+
+//! Sets GPUFILTER_FIR_KERNEL for a scope (the engine reads it at every launch).
+class forced_kernel
+{
+public:
+    explicit forced_kernel(const char* kernel)
+    {
+        if (const char* old = std::getenv("GPUFILTER_FIR_KERNEL"))
+            d_old = old;
+        setenv("GPUFILTER_FIR_KERNEL", kernel, 1);
+    }
+    ~forced_kernel()
+    {
+        if (d_old.empty())
+            unsetenv("GPUFILTER_FIR_KERNEL");
+        else
+            setenv("GPUFILTER_FIR_KERNEL", d_old.c_str(), 1);
+    }
+
+private:
+    std::string d_old;
+};
+
+// The deinterleaved kernel (fir_deinterleaved_kernels.cuh) stages groups of up to G
+// phases (all D when they fit) with chunks of up to 64 sub-taps per phase, R = 8
+// (fff: 16) outputs per thread, 64 threads at D <= 8, else 32. Tap counts around 4
+// sub-taps per phase, the R block, the 64 chunk and 256 sub-taps; D = 5 and 13 leave
+// uneven phase groups and, forced, D = 5 runs it below its automatic range.
+TYPED_TEST(fir_engine_test, deinterleaved_kernel_around_chunk_and_group_boundaries)
+{
+    const forced_kernel force("deinterleaved");
+    const std::vector<std::size_t> calls = { 5003, 1, 2047, 4096, 333 };
+    for (int D : { 5, 8, 13, 16, 32, 64 }) {
+        std::vector<int> tap_counts = { D - 3,      4 * D,  4 * D + 1, 9 * D - 1,
+                                        64 * D - 1, 64 * D, 64 * D + 1 };
+        if (256 * D + 1 <= 4200)
+            tap_counts.insert(tap_counts.end(), { 256 * D - 1, 256 * D, 256 * D + 1 });
+        for (int ntaps : tap_counts)
+            ASSERT_NO_FATAL_FAILURE(this->expect_matches_reference(
+                ntaps, D, 6000 + 40 * D + 3 * ntaps, calls));
+    }
 }
 
 TYPED_TEST(fir_engine_test, any_split_into_calls_equals_one_call)

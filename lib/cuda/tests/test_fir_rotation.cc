@@ -162,6 +162,26 @@ TYPED_TEST(fir_rotation_test, large_decimation_uses_untiled_kernel_correctly)
     }
 }
 
+// D >= 8 with at least 4 sub-taps per phase: the deinterleaved kernel, with one retune.
+TYPED_TEST(fir_rotation_test, deinterleaved_kernel_rotates)
+{
+    using In = TypeParam;
+    for (int D : { 8, 13, 32 }) {
+        for (int ntaps : { 4 * D + 1, 64 * D + 1 }) {
+            const auto taps = random_vector<complex>(ntaps, this->rng);
+            const auto x = random_vector<In>(30000 + 64 * D, this->rng);
+            const std::vector<retune> plan = { { 0, this->random_rotation() },
+                                               { 777, this->random_rotation() } };
+            typename TestFixture::Engine engine(taps, D);
+            const auto y = this->run(engine, x, { 4097, 333 }, plan);
+            const auto want = rotate_reference(reference_fir(x, taps, D), plan);
+            ASSERT_EQ(y.size(), want.size()) << "ntaps=" << ntaps << " D=" << D;
+            EXPECT_LE(relative_error(y, want), tolerance)
+                << "ntaps=" << ntaps << " D=" << D;
+        }
+    }
+}
+
 TYPED_TEST(fir_rotation_test, host_stream_keeps_the_phase_across_its_chunks)
 {
     using In = TypeParam;
