@@ -184,14 +184,15 @@ constexpr int min_blocked_sub_taps = 4;
 // per phase at D >= 4 the blocked kernel's per-phase staging of strided samples costs
 // more than it saves, and one output per thread, reading through L1, is faster
 // (ccf 16 taps at D = 8: 200 against 133 GS/s; fff: 351 against 197).
-bool untiled_is_faster(int T, int D)
-{
-    return (D >= 4 && T <= 2 * D) || (D == 8 && T <= 4 * D);
-}
+bool untiled_is_faster(int T, int D) { return D >= 4 && T <= 2 * D; }
 
 // At D >= 8 the per-phase strided staging caps fir_blocked (docs/kernels.md); the
 // deinterleaved kernel reads the span once, coalesced.
 constexpr int min_deinterleaved_decimation = 8;
+// With more sub-taps per phase than this, the blocked kernel's larger tiles win again
+// (H200, ccf: 1024 taps at D = 8, 128 per phase: 63.5 against 49.2 GS/s; at D = 16, 64
+// per phase: 53.3 against 78.6).
+constexpr int max_deinterleaved_sub_taps = 64;
 
 // One filter pass.
 template <class In, class Tap, class Out, class Epilogue>
@@ -213,7 +214,8 @@ void launch_fir(const fir_pass<In, Tap, Out>& p, Epilogue epi)
         launch_untiled(p, epi);
     else if ((p.T + static_cast<long long>(p.D) - 1) / p.D < min_blocked_sub_taps)
         launch_tiled_or_untiled(p, epi);
-    else if (p.D >= min_deinterleaved_decimation)
+    else if (p.D >= min_deinterleaved_decimation &&
+             (p.T + static_cast<long long>(p.D) - 1) / p.D <= max_deinterleaved_sub_taps)
         launch_deinterleaved(p, epi);
     else
         launch_blocked(p, epi);
