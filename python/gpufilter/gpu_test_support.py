@@ -63,3 +63,44 @@ class gated_source(gr.sync_block):
         out[:n] = self.data[self.pos:self.pos + n]
         self.pos += n
         return n
+
+
+def run_side_by_side(testcase, source, ours, theirs, sink, on_gpu_expected=True):
+    """Runs source -> ours -> sink and source -> theirs -> sink in one flowgraph to the
+    end; returns both sinks. Under GPUFILTER_REQUIRE_GPU=1 ours must have run on a GPU
+    (unless on_gpu_expected is False, e.g. device=device_cpu)."""
+    tb = gr.top_block()
+    got, want = sink(), sink()
+    tb.connect(source, ours, got)
+    tb.connect(source, theirs, want)
+    tb.run()
+    if GPU_REQUIRED and on_gpu_expected:
+        testcase.assertTrue(ours.on_gpu())
+    return got, want
+
+
+def run_gated_side_by_side(testcase, x, first, decimation, ours, theirs, sink, act,
+                           wait=None):
+    """Both blocks see x[:first], then act(block) runs on each, then the rest of x.
+    The blocks must use batch_size=1, so that ours has consumed exactly what gr-filter
+    has when act runs. wait(ours, theirs), if given, is polled until true before the
+    rest is released (a message is handled by the block's own thread). Returns both
+    sinks once the flowgraph has ended."""
+    tb = gr.top_block()
+    src = gated_source(x, first)
+    got, want = sink(), sink()
+    tb.connect(src, ours, got)
+    tb.connect(src, theirs, want)
+    tb.start()
+    deadline = time.time() + 30
+    while time.time() < deadline and not (
+            ours.nitems_written(0) == theirs.nitems_written(0) == first // decimation):
+        time.sleep(0.002)
+    testcase.assertEqual(ours.nitems_written(0), first // decimation)
+    for blk in (ours, theirs):
+        act(blk)
+    while wait and time.time() < deadline and not wait(ours, theirs):
+        time.sleep(0.002)
+    src.release()
+    tb.wait()
+    return got, want

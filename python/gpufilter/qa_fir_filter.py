@@ -2,14 +2,13 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """gpufilter.fir_filter_XXX against gnuradio.filter.fir_filter_XXX on random data."""
 
-import time
 
 import numpy as np
 import pmt
 from gnuradio import blocks, filter, gpufilter, gr, gr_unittest
 
-from gpu_test_support import (GPU_REQUIRED, gated_source, gpu_count, random_samples,
-                              relative_error, skip_without_gpu)
+from gpu_test_support import (gpu_count, random_samples, relative_error,
+                              run_gated_side_by_side, run_side_by_side, skip_without_gpu)
 
 # name -> (input complex?, taps complex?, vector source, vector sink)
 VARIANTS = {
@@ -33,16 +32,11 @@ class qa_fir_filter(gr_unittest.TestCase):
         gpu_count()  # fails here under GPUFILTER_REQUIRE_GPU=1 without a GPU
 
     def run_both(self, name, decimation, taps, x, tags=(), **gpu_options):
-        in_c, _, source, sink = VARIANTS[name]
-        tb = gr.top_block()
-        src = source(x.tolist(), False, 1, list(tags))
+        _, _, source, sink = VARIANTS[name]
         ours, theirs = make_pair(name, decimation, taps, **gpu_options)
-        got, want = sink(), sink()
-        tb.connect(src, ours, got)
-        tb.connect(src, theirs, want)
-        tb.run()
-        if GPU_REQUIRED and gpu_options.get("device") != gpufilter.device_cpu:
-            self.assertTrue(ours.on_gpu())
+        got, want = run_side_by_side(
+            self, source(x.tolist(), False, 1, list(tags)), ours, theirs, sink,
+            gpu_options.get("device") != gpufilter.device_cpu)
         return ours, got, want
 
     def taps_for(self, name, n):
@@ -88,22 +82,10 @@ class qa_fir_filter(gr_unittest.TestCase):
                 x = random_samples(self.rng, 30000, True)
                 first = 12000
                 taps1, taps2 = self.taps_for("ccf", 40), self.taps_for("ccf", new_len)
-                tb = gr.top_block()
-                src = gated_source(x, first)
                 ours, theirs = make_pair("ccf", decimation, taps1, batch_size=1)
-                got, want = blocks.vector_sink_c(), blocks.vector_sink_c()
-                tb.connect(src, ours, got)
-                tb.connect(src, theirs, want)
-                tb.start()
-                deadline = time.time() + 30
-                while time.time() < deadline and not (
-                        ours.nitems_written(0) == theirs.nitems_written(0) == first // decimation):
-                    time.sleep(0.002)
-                self.assertEqual(ours.nitems_written(0), first // decimation)
-                ours.set_taps(taps2)
-                theirs.set_taps(taps2)
-                src.release()
-                tb.wait()
+                got, want = run_gated_side_by_side(
+                    self, x, first, decimation, ours, theirs, blocks.vector_sink_c,
+                    lambda blk: blk.set_taps(taps2))
                 msg = f"new_len={new_len} D={decimation}"
                 self.assertEqual(ours.taps(), theirs.taps())
                 self.assertEqual(len(got.data()), len(want.data()), msg)

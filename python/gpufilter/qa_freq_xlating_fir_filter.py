@@ -9,8 +9,8 @@ import numpy as np
 import pmt
 from gnuradio import blocks, filter, gpufilter, gr, gr_unittest
 
-from gpu_test_support import (GPU_REQUIRED, gated_source, gpu_count, relative_error,
-                              skip_without_gpu)
+from gpu_test_support import (gpu_count, relative_error,
+                              run_gated_side_by_side, run_side_by_side, skip_without_gpu)
 from xlating_reference import drift_tolerance, xlating_reference
 
 # name -> (input kind, taps complex?, vector source)
@@ -68,15 +68,10 @@ class qa_freq_xlating_fir_filter(gr_unittest.TestCase):
                                  drift_tolerance(cf, FS, decimation, len(got), ntaps), msg)
 
     def run_both(self, name, decimation, taps, cf, x, tags=(), **gpu_options):
-        tb = gr.top_block()
-        src = VARIANTS[name][2](x.tolist(), False, 1, list(tags))
         ours, theirs = make_pair(name, decimation, taps, cf, **gpu_options)
-        got, want = blocks.vector_sink_c(), blocks.vector_sink_c()
-        tb.connect(src, ours, got)
-        tb.connect(src, theirs, want)
-        tb.run()
-        if GPU_REQUIRED and gpu_options.get("device") != gpufilter.device_cpu:
-            self.assertTrue(ours.on_gpu())
+        got, want = run_side_by_side(
+            self, VARIANTS[name][2](x.tolist(), False, 1, list(tags)), ours, theirs,
+            blocks.vector_sink_c, gpu_options.get("device") != gpufilter.device_cpu)
         return ours, got, want
 
     def test_matches_gr_filter_all_types_and_decimations(self):
@@ -103,27 +98,14 @@ class qa_freq_xlating_fir_filter(gr_unittest.TestCase):
 
     def run_gated(self, name, decimation, taps, cf, x, first, act, wait_for=None):
         """Both blocks see `first` samples, then act(block) on each, then the rest;
-        batch_size=1 so that ours has consumed exactly what gr-filter has."""
-        tb = gr.top_block()
-        src = gated_source(x, first)
+        with wait_for, until both have that center frequency (a message)."""
         ours, theirs = make_pair(name, decimation, taps, cf, batch_size=1)
-        got, want = blocks.vector_sink_c(), blocks.vector_sink_c()
-        tb.connect(src, ours, got)
-        tb.connect(src, theirs, want)
-        tb.start()
-        deadline = time.time() + 30
-        while time.time() < deadline and not (
-                ours.nitems_written(0) == theirs.nitems_written(0) == first // decimation):
-            time.sleep(0.002)
-        self.assertEqual(ours.nitems_written(0), first // decimation)
-        for blk in (ours, theirs):
-            act(blk)
-        # A message is handled by the block's own thread: wait until both have it.
-        while wait_for and time.time() < deadline and not (
-                ours.center_freq() == theirs.center_freq() == wait_for):
-            time.sleep(0.002)
-        src.release()
-        tb.wait()
+        wait = None
+        if wait_for:
+            def wait(a, b):
+                return a.center_freq() == b.center_freq() == wait_for
+        got, want = run_gated_side_by_side(self, x, first, decimation, ours, theirs,
+                                           blocks.vector_sink_c, act, wait)
         return ours, got, want
 
     def test_retune_mid_stream_by_call_and_by_message(self):

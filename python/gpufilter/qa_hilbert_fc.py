@@ -6,7 +6,8 @@ import numpy as np
 import pmt
 from gnuradio import blocks, fft, filter, gpufilter, gr, gr_unittest
 
-from gpu_test_support import GPU_REQUIRED, gpu_count, relative_error, skip_without_gpu
+from gpu_test_support import (gpu_count, relative_error, run_side_by_side,
+                              skip_without_gpu)
 
 TOLERANCE = 1e-5
 WINDOWS = (  # (window, param) as a flowgraph would pass them
@@ -33,16 +34,11 @@ class qa_hilbert_fc(gr_unittest.TestCase):
         gpu_count()  # fails here under GPUFILTER_REQUIRE_GPU=1 without a GPU
 
     def run_both(self, x, *args, tags=(), **gpu_options):
-        tb = gr.top_block()
-        src = blocks.vector_source_f(x.tolist(), False, 1, list(tags))
         ours = gpufilter.hilbert_fc(*args, **gpu_options)
-        theirs = filter.hilbert_fc(*args)
-        got, want = blocks.vector_sink_c(), blocks.vector_sink_c()
-        tb.connect(src, ours, got)
-        tb.connect(src, theirs, want)
-        tb.run()
-        if GPU_REQUIRED and gpu_options.get("device") != gpufilter.device_cpu:
-            self.assertTrue(ours.on_gpu())
+        got, want = run_side_by_side(
+            self, blocks.vector_source_f(x.tolist(), False, 1, list(tags)), ours,
+            filter.hilbert_fc(*args), blocks.vector_sink_c,
+            gpu_options.get("device") != gpufilter.device_cpu)
         return ours, np.asarray(got.data()), np.asarray(want.data()), got, want
 
     def check(self, ours, got, want, x, ntaps, window, param, msg):
