@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "device_selection.h"
 #include "fir_filter_impl.h"
 #include "parameter_checks.h"
 #include <gnuradio/io_signature.h>
@@ -48,17 +47,15 @@ fir_filter_impl<IN_T, OUT_T, TAP_T>::fir_filter_impl(int decimation,
                          gr::io_signature::make(1, 1, sizeof(IN_T)),
                          gr::io_signature::make(1, 1, sizeof(OUT_T)),
                          checked_decimation(decimation)),
-      d_taps(checked_taps(taps)),
-      d_device(select_device(device, this->d_logger)),
-      d_core(*this,
-             this->d_logger,
-             d_device,
-             taps,
-             decimation,
-             checked_batch_size(batch_size),
-             checked_method(method))
+      gpu_block<fir_filter<IN_T, OUT_T, TAP_T>, IN_T, TAP_T>(
+          device,
+          checked_taps(taps),
+          decimation,
+          checked_batch_size(batch_size),
+          checked_method(method)),
+      d_taps(taps)
 {
-    if (!d_core.on_gpu())
+    if (!this->d_core.on_gpu())
         d_cpu =
             std::make_unique<gr::filter::kernel::fir_filter<IN_T, OUT_T, TAP_T>>(taps);
     this->set_history(taps.size());
@@ -74,7 +71,7 @@ void fir_filter_impl<IN_T, OUT_T, TAP_T>::set_taps(const std::vector<TAP_T>& tap
     if (d_cpu)
         d_cpu->set_taps(taps);
     else
-        d_core.gpu().set_taps(taps);
+        this->d_core.gpu().set_taps(taps);
     d_updated = true;
 }
 
@@ -82,33 +79,6 @@ template <class IN_T, class OUT_T, class TAP_T>
 std::vector<TAP_T> fir_filter_impl<IN_T, OUT_T, TAP_T>::taps() const
 {
     return d_taps;
-}
-
-template <class IN_T, class OUT_T, class TAP_T>
-std::string fir_filter_impl<IN_T, OUT_T, TAP_T>::fir_method() const
-{
-    return d_cpu ? "cpu" : d_core.gpu().method();
-}
-
-template <class IN_T, class OUT_T, class TAP_T>
-bool fir_filter_impl<IN_T, OUT_T, TAP_T>::start()
-{
-    d_core.start();
-    return gr::sync_decimator::start();
-}
-
-template <class IN_T, class OUT_T, class TAP_T>
-bool fir_filter_impl<IN_T, OUT_T, TAP_T>::stop()
-{
-    d_core.stop();
-    return gr::sync_decimator::stop();
-}
-
-template <class IN_T, class OUT_T, class TAP_T>
-void fir_filter_impl<IN_T, OUT_T, TAP_T>::forecast(int noutput_items,
-                                                   gr_vector_int& ninput_items_required)
-{
-    d_core.forecast(noutput_items, ninput_items_required);
 }
 
 template <class IN_T, class OUT_T, class TAP_T>
@@ -120,7 +90,7 @@ int fir_filter_impl<IN_T, OUT_T, TAP_T>::work(int noutput_items,
     if (d_updated) {
         this->set_history(d_taps.size());
         d_updated = false;
-        d_core.history_changed();
+        this->d_core.history_changed();
         return 0; // the history requirement changed: let the scheduler re-window
     }
 
@@ -129,7 +99,7 @@ int fir_filter_impl<IN_T, OUT_T, TAP_T>::work(int noutput_items,
     const auto out = static_cast<OUT_T*>(output_items[0]);
     const int decimation = this->decimation();
     const std::size_t nnew = static_cast<std::size_t>(noutput_items) * decimation;
-    d_core.note_batch(nnew);
+    this->d_core.note_batch(nnew);
 
     if (d_cpu) { // gr-filter's own code path, for identical results
         if (decimation == 1)
@@ -138,7 +108,7 @@ int fir_filter_impl<IN_T, OUT_T, TAP_T>::work(int noutput_items,
             d_cpu->filterNdec(out, in, noutput_items, decimation);
         return noutput_items;
     }
-    return d_core.filter(in, nnew, out) ? noutput_items : gr::block::WORK_DONE;
+    return this->d_core.filter(in, nnew, out) ? noutput_items : gr::block::WORK_DONE;
 }
 
 template class fir_filter<float, float, float>;

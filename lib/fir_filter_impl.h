@@ -2,7 +2,7 @@
 #ifndef INCLUDED_GPUFILTER_FIR_FILTER_IMPL_H
 #define INCLUDED_GPUFILTER_FIR_FILTER_IMPL_H
 
-#include "gpu_block_core.h"
+#include "gpu_block.h"
 #include <gnuradio/filter/fir_filter.h>
 #include <gnuradio/gpufilter/fir_filter.h>
 #include <memory>
@@ -11,7 +11,7 @@ namespace gr {
 namespace gpufilter {
 
 template <class IN_T, class OUT_T, class TAP_T>
-class fir_filter_impl : public fir_filter<IN_T, OUT_T, TAP_T>
+class fir_filter_impl : public gpu_block<fir_filter<IN_T, OUT_T, TAP_T>, IN_T, TAP_T>
 {
 public:
     fir_filter_impl(int decimation,
@@ -22,23 +22,13 @@ public:
 
     void set_taps(const std::vector<TAP_T>& taps) override;
     std::vector<TAP_T> taps() const override;
-    bool on_gpu() const override { return d_core.on_gpu(); }
-    int device() const override { return d_device; }
-    int batch_size() const override { return d_core.batch_size(); }
-    uint64_t largest_batch() const override { return d_core.largest_batch(); }
-    std::string fir_method() const override;
 
-    bool start() override;
-    bool stop() override;
-    void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,
              gr_vector_void_star& output_items) override;
 
 private:
     std::vector<TAP_T> d_taps;
-    int d_device;
-    gpu_block_core<IN_T, TAP_T> d_core;
     // On the CPU fallback: gr-filter's own kernel, for identical results.
     std::unique_ptr<gr::filter::kernel::fir_filter<IN_T, OUT_T, TAP_T>> d_cpu;
     bool d_updated = false; // taps changed: history must follow first

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "device_selection.h"
 #include "freq_xlating_fir_filter_impl.h"
 #include "parameter_checks.h"
 #include "xlating_design.h"
@@ -50,22 +49,20 @@ freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::freq_xlating_fir_filter_impl(
                          gr::io_signature::make(1, 1, sizeof(IN_T)),
                          gr::io_signature::make(1, 1, sizeof(OUT_T)),
                          checked_decimation(decimation)),
-      d_proto_taps(checked_taps(taps)),
+      gpu_block<freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>, IN_T, gr_complex>(
+          device,
+          std::vector<gr_complex>(checked_taps(taps).size()),
+          decimation,
+          checked_batch_size(batch_size)),
+      d_proto_taps(taps),
       d_center_freq(center_freq),
-      d_sampling_freq(checked_sampling_freq(sampling_freq)),
-      d_device(select_device(device, this->d_logger)),
-      d_core(*this,
-             this->d_logger,
-             d_device,
-             std::vector<gr_complex>(taps.size()),
-             decimation,
-             checked_batch_size(batch_size))
+      d_sampling_freq(checked_sampling_freq(sampling_freq))
 {
     // Short input goes to the GPU as int16 and is widened there: half the PCIe
     // traffic of converting on the host, and the conversion is free in the FIR's tile
     // load. The engines start with any taps of the right length; build_composite_fir()
     // then sets the real ones and the rotation, as at every retune.
-    if (!d_core.on_gpu())
+    if (!this->d_core.on_gpu())
         d_cpu = std::make_unique<
             gr::filter::kernel::fir_filter<IN_T, gr_complex, gr_complex>>(
             std::vector<gr_complex>(d_proto_taps.size()));
@@ -81,7 +78,7 @@ template <class IN_T, class OUT_T, class TAP_T>
 cuda::rotation freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::next_rotation() const
 {
     if (!d_cpu)
-        return d_core.gpu().next_rotation();
+        return this->d_core.gpu().next_rotation();
     return { cuda::phase_cycles(d_cpu_rotation, d_cpu_outputs),
              d_cpu_rotation.step_cycles };
 }
@@ -101,8 +98,8 @@ void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::build_composite_fir()
     r.step_cycles =
         xlating_step_cycles(d_center_freq, d_sampling_freq, this->decimation());
     if (!d_cpu) {
-        d_core.gpu().set_taps(ctaps);
-        d_core.gpu().set_rotation(r);
+        this->d_core.gpu().set_taps(ctaps);
+        this->d_core.gpu().set_rotation(r);
     } else {
         d_cpu->set_taps(ctaps);
         d_cpu_rotation = r;
@@ -158,27 +155,6 @@ void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::handle_set_center_freq(
 }
 
 template <class IN_T, class OUT_T, class TAP_T>
-bool freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::start()
-{
-    d_core.start();
-    return gr::sync_decimator::start();
-}
-
-template <class IN_T, class OUT_T, class TAP_T>
-bool freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::stop()
-{
-    d_core.stop();
-    return gr::sync_decimator::stop();
-}
-
-template <class IN_T, class OUT_T, class TAP_T>
-void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::forecast(
-    int noutput_items, gr_vector_int& ninput_items_required)
-{
-    d_core.forecast(noutput_items, ninput_items_required);
-}
-
-template <class IN_T, class OUT_T, class TAP_T>
 int freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::work(
     int noutput_items,
     gr_vector_const_void_star& input_items,
@@ -190,10 +166,11 @@ int freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::work(
     const int decimation = this->decimation();
     if (d_updated) { // as gr-filter: rebuild, tag, and let the history settle
         this->set_history(d_proto_taps.size());
-        if (!d_core.guarded([this] { build_composite_fir(); })) // taps reach the GPU
+        if (!this->d_core.guarded(
+                [this] { build_composite_fir(); })) // taps reach the GPU
             return gr::block::WORK_DONE;
         d_updated = false;
-        d_core.history_changed();
+        this->d_core.history_changed();
         this->add_item_tag(0,
                            this->nitems_written(0),
                            pmt::intern("freq"),
@@ -203,7 +180,7 @@ int freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::work(
     }
 
     const std::size_t nnew = static_cast<std::size_t>(noutput_items) * decimation;
-    d_core.note_batch(nnew);
+    this->d_core.note_batch(nnew);
     if (d_cpu) { // gr-filter's own FIR kernel, then the count-derived rotation
         if (decimation == 1)
             d_cpu->filterN(out, in, noutput_items);
@@ -213,7 +190,7 @@ int freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::work(
         d_cpu_outputs += noutput_items;
         return noutput_items;
     }
-    return d_core.filter(in, nnew, out) ? noutput_items : gr::block::WORK_DONE;
+    return this->d_core.filter(in, nnew, out) ? noutput_items : gr::block::WORK_DONE;
 }
 
 template class freq_xlating_fir_filter<gr_complex, gr_complex, gr_complex>;

@@ -2,7 +2,7 @@
 #ifndef INCLUDED_GPUFILTER_FREQ_XLATING_FIR_FILTER_IMPL_H
 #define INCLUDED_GPUFILTER_FREQ_XLATING_FIR_FILTER_IMPL_H
 
-#include "gpu_block_core.h"
+#include "gpu_block.h"
 #include <gnuradio/filter/fir_filter.h>
 #include <gnuradio/gpufilter/freq_xlating_fir_filter.h>
 #include <pmt/pmt.h>
@@ -12,7 +12,8 @@ namespace gr {
 namespace gpufilter {
 
 template <class IN_T, class OUT_T, class TAP_T>
-class freq_xlating_fir_filter_impl : public freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>
+class freq_xlating_fir_filter_impl
+    : public gpu_block<freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>, IN_T, gr_complex>
 {
 public:
     freq_xlating_fir_filter_impl(int decimation,
@@ -26,18 +27,7 @@ public:
     double center_freq() const override;
     void set_taps(const std::vector<TAP_T>& taps) override;
     std::vector<TAP_T> taps() const override;
-    bool on_gpu() const override { return d_core.on_gpu(); }
-    int device() const override { return d_device; }
-    int batch_size() const override { return d_core.batch_size(); }
-    uint64_t largest_batch() const override { return d_core.largest_batch(); }
-    std::string fir_method() const override
-    {
-        return d_cpu ? "cpu" : d_core.gpu().method();
-    }
 
-    bool start() override;
-    bool stop() override;
-    void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,
              gr_vector_void_star& output_items) override;
@@ -52,10 +42,8 @@ private:
     double d_center_freq;
     double d_prev_center_freq = 0.0; // gr-filter's rotator starts "from 0 Hz"
     const double d_sampling_freq;
-    int d_device;
     // Exactly one of the two computes. The GPU engine keeps its own rotation state;
     // the CPU path keeps it here, and both derive the phase from an output count.
-    gpu_block_core<IN_T, gr_complex> d_core;
     std::unique_ptr<gr::filter::kernel::fir_filter<IN_T, gr_complex, gr_complex>> d_cpu;
     cuda::rotation d_cpu_rotation;
     uint64_t d_cpu_outputs = 0; // outputs rotated since d_cpu_rotation was set

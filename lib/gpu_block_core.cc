@@ -42,6 +42,7 @@ gpu_block_core<In, Tap>::gpu_block_core(gr::block& block,
                                         const std::string& method)
     : d_block(block),
       d_logger(std::move(logger)),
+      d_device(device),
       d_decimation(decimation),
       d_gate(block, batch_size, decimation)
 {

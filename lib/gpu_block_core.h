@@ -40,6 +40,9 @@ public:
                    const std::string& method = "auto");
 
     bool on_gpu() const { return d_gpu != nullptr; }
+    int device() const { return d_device; }
+    //! "direct" or "fft" (the GPU's algorithm), or "cpu" on the CPU fallback.
+    std::string fir_method() const { return d_gpu ? d_gpu->method() : "cpu"; }
     cuda::fir_stream<In, Tap>& gpu() { return *d_gpu; }
     const cuda::fir_stream<In, Tap>& gpu() const { return *d_gpu; }
     int batch_size() const { return d_gate.batch_size(); }
@@ -77,6 +80,7 @@ private:
 
     gr::block& d_block;
     gr::logger_ptr d_logger; // the block's own, so messages carry its name
+    int d_device;
     int d_decimation;
     std::unique_ptr<cuda::fir_stream<In, Tap>> d_gpu;
     batch_gate d_gate;

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "device_selection.h"
 #include "hilbert_fc_impl.h"
 #include "parameter_checks.h"
 #include <gnuradio/filter/firdes.h>
@@ -48,38 +47,20 @@ hilbert_fc_impl::hilbert_fc_impl(unsigned int ntaps,
     : gr::sync_block("gpu_hilbert_fc",
                      gr::io_signature::make(1, 1, sizeof(float)),
                      gr::io_signature::make(1, 1, sizeof(gr_complex))),
+      // The direct form always: the real part stays the delayed input, bit for bit.
+      gpu_block<hilbert_fc, float, gr_complex>(
+          device,
+          analytic_taps(gr::filter::firdes::hilbert(checked_ntaps(ntaps), window, param)),
+          1,
+          checked_batch_size(batch_size),
+          "direct"),
       d_ntaps(checked_ntaps(ntaps)),
-      d_hilb(gr::filter::firdes::hilbert(d_ntaps, window, param)),
-      d_device(select_device(device, this->d_logger)),
-      d_core(*this,
-             this->d_logger,
-             d_device,
-             analytic_taps(d_hilb),
-             1,
-             checked_batch_size(batch_size),
-             "direct") // the real part stays the delayed input, bit for bit
+      d_hilb(gr::filter::firdes::hilbert(d_ntaps, window, param))
 {
     if (!d_core.on_gpu())
         d_cpu =
             std::make_unique<gr::filter::kernel::fir_filter<float, float, float>>(d_hilb);
     set_history(d_ntaps);
-}
-
-bool hilbert_fc_impl::start()
-{
-    d_core.start();
-    return gr::sync_block::start();
-}
-
-bool hilbert_fc_impl::stop()
-{
-    d_core.stop();
-    return gr::sync_block::stop();
-}
-
-void hilbert_fc_impl::forecast(int noutput_items, gr_vector_int& ninput_items_required)
-{
-    d_core.forecast(noutput_items, ninput_items_required);
 }
 
 int hilbert_fc_impl::work(int noutput_items,

@@ -2,7 +2,7 @@
 #ifndef INCLUDED_GPUFILTER_HILBERT_FC_IMPL_H
 #define INCLUDED_GPUFILTER_HILBERT_FC_IMPL_H
 
-#include "gpu_block_core.h"
+#include "gpu_block.h"
 #include <gnuradio/filter/fir_filter.h>
 #include <gnuradio/gpufilter/hilbert_fc.h>
 #include <memory>
@@ -10,7 +10,7 @@
 namespace gr {
 namespace gpufilter {
 
-class hilbert_fc_impl : public hilbert_fc
+class hilbert_fc_impl : public gpu_block<hilbert_fc, float, gr_complex>
 {
 public:
     hilbert_fc_impl(unsigned int ntaps,
@@ -20,18 +20,7 @@ public:
                     int batch_size);
 
     std::vector<float> taps() const override { return d_hilb; }
-    bool on_gpu() const override { return d_core.on_gpu(); }
-    int device() const override { return d_device; }
-    int batch_size() const override { return d_core.batch_size(); }
-    uint64_t largest_batch() const override { return d_core.largest_batch(); }
-    std::string fir_method() const override
-    {
-        return d_cpu ? "cpu" : d_core.gpu().method();
-    }
 
-    bool start() override;
-    bool stop() override;
-    void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,
              gr_vector_void_star& output_items) override;
@@ -39,9 +28,7 @@ public:
 private:
     const unsigned int d_ntaps; // odd, as in gr-filter
     const std::vector<float> d_hilb;
-    int d_device;
     // GPU: one complex-tap FIR gives both parts. CPU: gr-filter's own work().
-    gpu_block_core<float, gr_complex> d_core;
     std::unique_ptr<gr::filter::kernel::fir_filter<float, float, float>> d_cpu;
 };
 
