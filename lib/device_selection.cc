@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "cuda/device.h"
+#include "cuda/common/device.h"
 #include "device_selection.h"
 #include <gnuradio/gpufilter/device.h>
 #include <cstdlib>

@@ -3,7 +3,7 @@
 #define INCLUDED_GPUFILTER_GPU_BLOCK_CORE_H
 
 #include "batch_gate.h"
-#include "cuda/fir_stream.h"
+#include "cuda/stream/fir_stream.h"
 #include <gnuradio/block.h>
 #include <gnuradio/logger.h>
 #include <cstdint>

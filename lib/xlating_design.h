@@ -9,7 +9,7 @@
 // and a rotator whose phase starts at -w*(ntaps-1)/2 (its "previous" frequency is 0)
 // and jumps by -(w_new - w_old)*(ntaps-1)/2 on every retune.
 
-#include "cuda/rotation.h"
+#include "cuda/common/rotation.h"
 #include <gnuradio/gr_complex.h>
 #include <cstddef>
 #include <cstdint>

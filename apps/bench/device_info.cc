@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "bench.h"
-#include "cuda_check.h"
-#include "device.h"
+#include "common/cuda_check.h"
+#include "common/device.h"
 
 namespace bench {
 

@@ -5,10 +5,10 @@
 // process(d_in, n, d_out, stream)) is one more engine_row<> line in one_type().
 
 #include "bench.h"
-#include "fft_fir_engine.h"
-#include "fir_engine.h"
+#include "common/resources.h"
+#include "fir/fft_fir_engine.h"
+#include "fir/fir_engine.h"
 #include "flowgraph_timer.h"
-#include "resources.h"
 #include <type_traits>
 #include <algorithm>
 #include <cstdio>

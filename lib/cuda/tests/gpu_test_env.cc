@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "device.h"
+#include "common/device.h"
 #include "gpu_test_env.h"
 
 namespace gr {

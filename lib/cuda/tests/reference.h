@@ -4,7 +4,7 @@
 
 // Random samples and float64 reference filters for the engine tests.
 
-#include "sample_types.h"
+#include "common/sample_types.h"
 #include <cmath>
 #include <complex>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // The rotation phase bookkeeping (rotation.h) against exact integer arithmetic.
 // Host code only: runs without a GPU.
 
-#include "rotation.h"
+#include "common/rotation.h"
 #include <gtest/gtest.h>
 #include <cmath>
 #include <cstdint>

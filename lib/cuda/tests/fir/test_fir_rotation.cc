@@ -3,8 +3,8 @@
 // int16 input, and the analytic-signal taps of hilbert_fc, against float64 references.
 
 #include "engine_test_support.h"
-#include "fir_engine.h"
-#include "fir_stream.h"
+#include "fir/fir_engine.h"
+#include "stream/fir_stream.h"
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <cmath>

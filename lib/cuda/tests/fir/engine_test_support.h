@@ -5,10 +5,10 @@
 // What the engine tests share: the type lists, a typed fixture, and the loops that
 // run an engine (fir_engine, fft_fir_engine) or a fir_stream over an input in calls.
 
-#include "fir_stream.h"
-#include "gpu_test_env.h"
-#include "reference.h"
-#include "resources.h"
+#include "../gpu_test_env.h"
+#include "../reference.h"
+#include "common/resources.h"
+#include "stream/fir_stream.h"
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <cmath>

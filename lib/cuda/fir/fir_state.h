@@ -2,9 +2,9 @@
 #ifndef INCLUDED_GPUFILTER_CUDA_FIR_STATE_H
 #define INCLUDED_GPUFILTER_CUDA_FIR_STATE_H
 
-#include "resources.h"
-#include "rotation.h"
-#include "sample_types.h"
+#include "../common/resources.h"
+#include "../common/rotation.h"
+#include "../common/sample_types.h"
 #include <cstddef>
 #include <cstdint>
 

@@ -5,7 +5,7 @@
 // Device code of the direct-form FIR. Output k reads the virtual input
 // [first + k*D, first + k*D + T) against the reversed taps.
 
-#include "device_math.cuh"
+#include "../common/device_math.cuh"
 
 namespace gr {
 namespace gpufilter {

@@ -3,8 +3,8 @@
 // host memory and pinned staging, each algorithm, against a float64 reference.
 
 #include "engine_test_support.h"
-#include "fir_processor.h"
-#include "fir_stream.h"
+#include "fir/fir_processor.h"
+#include "stream/fir_stream.h"
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <string>

@@ -2,10 +2,10 @@
 #ifndef INCLUDED_GPUFILTER_CUDA_FFT_FIR_ENGINE_H
 #define INCLUDED_GPUFILTER_CUDA_FFT_FIR_ENGINE_H
 
+#include "../common/resources.h"
+#include "../common/rotation.h"
+#include "../common/sample_types.h"
 #include "fir_state.h"
-#include "resources.h"
-#include "rotation.h"
-#include "sample_types.h"
 #include <cstddef>
 #include <vector>
 

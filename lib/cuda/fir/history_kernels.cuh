@@ -6,7 +6,7 @@
 // through ([history | input] as one sequence), the kernel that keeps it, and the
 // epilogue a state's rotation asks for.
 
-#include "device_math.cuh"
+#include "../common/device_math.cuh"
 #include "fir_state.h"
 #include <cstddef>
 

@@ -16,7 +16,7 @@
 //   first + k*D + H = first + s*Q*D + q*D + H = first + s*L + (H + q*D).
 // The largest i used, H + (Q-1)*D = H + L - D <= N - D, is inside the segment.
 
-#include "device_math.cuh"
+#include "../common/device_math.cuh"
 
 namespace gr {
 namespace gpufilter {

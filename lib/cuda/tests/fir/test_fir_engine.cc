@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 // fir_engine and fir_stream against a float64 reference on random data.
 
-#include "device.h"
+#include "common/device.h"
 #include "engine_test_support.h"
-#include "fir_engine.h"
-#include "fir_stream.h"
+#include "fir/fir_engine.h"
+#include "stream/fir_stream.h"
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <cstdlib>

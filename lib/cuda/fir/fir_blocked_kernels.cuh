@@ -16,7 +16,7 @@
 // over the sub-sampled stream s_p. The block stages one phase's stream at a time, so
 // only kept outputs are computed and the D = 1 core runs unchanged for any D.
 
-#include "device_math.cuh"
+#include "../common/device_math.cuh"
 #include <type_traits>
 #include <cstddef>
 

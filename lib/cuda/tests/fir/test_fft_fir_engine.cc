@@ -3,8 +3,8 @@
 // and against the direct fir_engine for the fused rotation.
 
 #include "engine_test_support.h"
-#include "fft_fir_engine.h"
-#include "fir_engine.h"
+#include "fir/fft_fir_engine.h"
+#include "fir/fir_engine.h"
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "fir_processor.h"
+#include "../common/resources.h"
+#include "../fir/fir_processor.h"
 #include "fir_stream.h"
-#include "resources.h"
 #include <algorithm>
 #include <array>
 #include <cstdlib>

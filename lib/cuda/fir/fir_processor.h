@@ -6,8 +6,8 @@
 // path and the blocks do not care which algorithm runs, and the choice between them
 // lives in one place (choose_fir_method, from the crossover in docs/kernels.md).
 
-#include "rotation.h"
-#include "sample_types.h"
+#include "../common/rotation.h"
+#include "../common/sample_types.h"
 #include <cuda_runtime.h>
 #include <cstddef>
 #include <memory>

@@ -5,8 +5,8 @@
 // Host-to-host FIR filtering on a GPU. This header has no CUDA types, so the block
 // layer can use it without seeing CUDA.
 
-#include "rotation.h"
-#include "sample_types.h"
+#include "../common/rotation.h"
+#include "../common/sample_types.h"
 #include <cstddef>
 #include <memory>
 #include <string>
