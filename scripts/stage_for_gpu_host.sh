@@ -15,5 +15,9 @@ cmake --install "$build" --prefix "$PWD/.gpu/stage" >/dev/null
 mkdir -p .gpu/stage/bin
 find "$build" -maxdepth 4 -type f -executable \( -name 'test_*' -o -name 'bench_*' \) \
     -exec cp {} .gpu/stage/bin/ \;
+# The test suite's fault-injection module (built for tests, never installed) goes
+# beside the staged gnuradio package, where the Python tests import it from.
+module_dir=$(find .gpu/stage -type d -path '*/gnuradio/gpufilter' | head -1)
+cp "$build"/test_modules/gpufilter_test_hooks*.so "$(dirname "$(dirname "$module_dir")")/"
 ../shared/gr-runtime/pack --stage .gpu/stage --out .gpu/gr-runtime.tar.xz
 ls -la .gpu/gr-runtime.tar.xz

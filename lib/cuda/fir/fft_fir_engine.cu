@@ -18,7 +18,7 @@ constexpr long long min_auto_fft_size = 4096;
 constexpr long long max_auto_fft_size = 262144; // before the half-useful rule
 constexpr long long max_fft_size = 1LL << 26;   // segments buffer: 512 MB at batch 1
 // Samples per largest batch (32 MB of complex segments): enough work per cuFFT launch
-// to fill an H200, small enough to stay a modest allocation.
+// to fill a large GPU, small enough to stay a modest allocation (docs/kernels.md).
 constexpr long long samples_per_batch = 1LL << 22;
 constexpr int max_batch = 1024; // also keeps gridDim.y (one row per segment) legal
 

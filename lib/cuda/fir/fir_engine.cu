@@ -146,18 +146,16 @@ void launch_deinterleaved(const fir_pass<In, Tap, Out>& p, Epilogue epi)
 // barriers cost more than its register reuse saves (D >= ntaps: one tap per phase).
 constexpr int min_blocked_sub_taps = 4;
 
-// Measured on an H200 (bench_fir --kernel-variants, docs/kernels.md): with few taps
-// per phase at D >= 4 the blocked kernel's per-phase staging of strided samples costs
-// more than it saves, and one output per thread, reading through L1, is faster
-// (ccf 16 taps at D = 8: 200 against 133 GS/s; fff: 351 against 197).
+// Measured (bench_fir --kernel-variants; the figures are in docs/kernels.md): with few
+// taps per phase at D >= 4 the blocked kernel's per-phase staging of strided samples
+// costs more than it saves, and one output per thread, reading through L1, is faster.
 bool untiled_is_faster(int T, int D) { return D >= 4 && T <= 2 * D; }
 
 // At D >= 8 the per-phase strided staging caps fir_blocked (docs/kernels.md); the
 // deinterleaved kernel reads the span once, coalesced.
 constexpr int min_deinterleaved_decimation = 8;
 // With more sub-taps per phase than this, the blocked kernel's larger tiles win again
-// (H200, ccf: 1024 taps at D = 8, 128 per phase: 63.5 against 49.2 GS/s; at D = 16, 64
-// per phase: 53.3 against 78.6).
+// (measured: docs/kernels.md).
 constexpr int max_deinterleaved_sub_taps = 64;
 
 // One filter pass.
