@@ -115,7 +115,10 @@ std::size_t block_core::process_on_gpu(const gr_vector_const_void_star& windows,
     if (gpu_history > old_items)
         throw std::logic_error("the GPU's history is longer than the block's");
     const auto& item_bytes = d_block.input_signature()->sizeof_stream_items();
-    std::vector<const void*> fresh(windows.size()), history(windows.size());
+    auto& fresh = d_fresh_items;
+    auto& history = d_history_items;
+    fresh.resize(windows.size()); // allocates on the first call only
+    history.resize(windows.size());
     for (std::size_t p = 0; p < windows.size(); ++p) {
         const auto base = static_cast<const char*>(windows[p]);
         const std::size_t item = item_bytes[std::min(p, item_bytes.size() - 1)];

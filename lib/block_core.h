@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace gr {
 namespace gpufilter {
@@ -109,6 +110,8 @@ private:
     std::unique_ptr<cpu_kernel> d_cpu;
     bool d_history_stale = true;
     uint64_t d_largest_batch = 0;
+    // Per-port pointers of one work() call, kept so that work() does not allocate.
+    std::vector<const void*> d_fresh_items, d_history_items;
 };
 
 } // namespace gpufilter

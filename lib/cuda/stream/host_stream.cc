@@ -76,7 +76,9 @@ struct host_stream::impl {
         : device((use_device(dev), dev)),
           proc(std::move(p)),
           sub_chunk(sub_chunk_for(max_chunk)),
-          fail_after(s_fail_after.load())
+          fail_after(s_fail_after.load()),
+          in_place_in(proc->ports().in_item_bytes.size()),
+          in_place_out(proc->ports().out_item_bytes.size())
     {
         allocate_slots();
     }
@@ -109,6 +111,7 @@ struct host_stream::impl {
     std::size_t slot_outputs = 0;
     long fail_after;
     long calls = 0;
+    std::vector<char> in_place_in, in_place_out; // per port: registered, so no staging
     std::array<std::unique_ptr<slot>, slots> ring;
     stream upload, compute, download;
     host_registration host;
@@ -144,7 +147,8 @@ std::size_t host_stream::process(const void* const* in, std::size_t n, void* con
     const std::size_t nin_ports = ports.in_item_bytes.size();
     const std::size_t nout_ports = ports.out_item_bytes.size();
     const std::size_t total_out = output_count(n);
-    std::vector<bool> in_place_in(nin_ports), in_place_out(nout_ports);
+    auto& in_place_in = s.in_place_in; // sized when made: no allocation per call
+    auto& in_place_out = s.in_place_out;
     for (std::size_t p = 0; p < nin_ports; ++p)
         in_place_in[p] = s.host.contains(in[p], n * ports.in_item_bytes[p]);
     for (std::size_t q = 0; q < nout_ports; ++q)
