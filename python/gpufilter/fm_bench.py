@@ -17,8 +17,9 @@ import time
 from gnuradio import blocks, gr
 
 from . import fm_band
-from .fm_receiver import AUDIO_RATE, fm_receiver
+from .fm_receiver import AUDIO_RATE, fm_receiver, run_flowgraph
 
+RATE = 2.4e6   # the band the benchmark generates, S/s
 DEFAULT_TAPS = (16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192)
 FIELDS = ("chain", "taps", "audio_s", "gpu_s", "on_gpu", "cpu_s", "cpu_measured_audio_s",
           "speedup")
@@ -34,12 +35,12 @@ def time_chain(path, rate, offset, chain, taps, backend, audio_seconds):
     sink = blocks.null_sink(gr.sizeof_float)
     tb.connect(src, head, rx, sink)
     start = time.perf_counter()
-    tb.run()
+    run_flowgraph(tb)
     return time.perf_counter() - start, sink.nitems_read(0), rx.on_gpu()
 
 
 def run(chain="classic", taps_list=DEFAULT_TAPS, audio_seconds=10.0, cpu_budget=15.0,
-        rate=2.4e6, offset=300e3, gpu_backend="gpu", log=print):
+        rate=RATE, offset=300e3, gpu_backend="gpu", log=print):
     """One row per tap count. The CPU chain at large tap counts is bounded: a 0.5 s
     probe predicts its time; when the full run would take more than cpu_budget
     seconds, it runs on as much audio as fits in the budget (at least the probe's)
