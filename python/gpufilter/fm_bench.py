@@ -103,7 +103,7 @@ def read_csv(path):
 
 def plot(rows, png, title=None):
     """Log-log plot of both chains' times against the tap count; returns False when
-    matplotlib is missing (the GPU host need not have it: plot later from the CSV)."""
+    matplotlib is missing (a GPU machine need not have it: plot later from the CSV)."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -113,20 +113,31 @@ def plot(rows, png, title=None):
     taps = [int(r["taps"]) for r in rows]
     gpu_s = [float(r["gpu_s"]) for r in rows]
     cpu_s = [float(r["cpu_s"]) for r in rows]
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    ax.loglog(taps, cpu_s, "o-", label="CPU chain (gr-filter)")
     on_gpu = all(str(r["on_gpu"]) == "True" for r in rows)
-    ax.loglog(taps, gpu_s, "s-", label="GPU chain (gr-gpufilter)" if on_gpu
-              else "gr-gpufilter chain, CPU fallback (no GPU)")
-    for t, g, c in zip(taps, gpu_s, cpu_s):
-        ax.annotate(f"{c / g:.1f}x", (t, g), textcoords="offset points", xytext=(0, -14),
-                    ha="center", fontsize=7)
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("FIR taps")
+    speedup = [c / g for g, c in zip(gpu_s, cpu_s)]
+    # Times above; the speed-up in a panel of its own below, its labels over the
+    # points, so that no label meets a tick label.
+    fig, (ax, sx) = plt.subplots(2, 1, figsize=(7, 7), sharex=True,
+                                 gridspec_kw=dict(height_ratios=[3, 2]))
+    ax.loglog(taps, cpu_s, "o-", color="tab:red", label="CPU chain (gr-filter)")
+    ax.loglog(taps, gpu_s, "s-", color="tab:blue", label="GPU chain (gr-gpufilter)"
+              if on_gpu else "gr-gpufilter chain, CPU fallback (no GPU)")
     ax.set_ylabel(f"seconds to produce {float(rows[0]['audio_s']):g} s of audio")
     ax.set_title(title or f"FM receiver, {rows[0]['chain']} chain")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend()
+    sx.loglog(taps, speedup, "D-", color="tab:green")
+    for t, x in zip(taps, speedup):
+        sx.annotate(f"{x:.1f}x", (t, x), textcoords="offset points", xytext=(0, 7),
+                    ha="center", fontsize=8)
+    sx.set_ylim(min(speedup) / 1.6, max(speedup) * 2.5)
+    sx.set_ylabel("speed-up (CPU time / GPU time)")
+    sx.grid(True, which="both", alpha=0.3)
+    sx.set_xscale("log", base=2)
+    sx.set_xticks(taps)
+    sx.set_xticklabels([str(t) for t in taps], fontsize=8)
+    sx.minorticks_off()
+    sx.set_xlabel("FIR taps")
     fig.tight_layout()
     fig.savefig(png, dpi=120)
     plt.close(fig)
