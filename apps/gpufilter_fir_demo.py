@@ -177,4 +177,7 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except (RuntimeError, IndexError, ValueError) as e:  # e.g. GPUFILTER_REQUIRE_GPU=1, no GPU
+        sys.exit("gpufilter_fir_demo.py: error: {}".format(e))
