@@ -65,8 +65,8 @@ packages=(
     libgtest-dev clang-format python3-matplotlib
 )
 # GNU Radio Companion's window: GTK 3 through GObject introspection. Debian's gnuradio
-# package only recommends it, so installs without recommended packages lack it
-# ("Namespace Gtk not available").
+# package does not depend on gir1.2-gtk-3.0, so a GNU Radio installed without it
+# fails to start GRC ("Namespace Gtk not available").
 if [[ $command_name == grc ]]; then
     packages+=(gir1.2-gtk-3.0 python3-gi-cairo)
     [[ -n ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]] || die "GNU Radio Companion needs a \
