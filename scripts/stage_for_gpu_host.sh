@@ -19,5 +19,5 @@ cmake --install "$build" --prefix "$PWD/.gpu/stage" >/dev/null
 mkdir -p .gpu/stage/bin
 find "$build" -maxdepth 4 -type f -executable \( -name 'test_*' -o -name 'bench_*' \) \
     -exec cp {} .gpu/stage/bin/ \;
-"$pack" --stage .gpu/stage --out .gpu/gr-runtime.tar.xz
+../shared/gr-runtime/pack --stage .gpu/stage --out .gpu/gr-runtime.tar.xz
 ls -la .gpu/gr-runtime.tar.xz
