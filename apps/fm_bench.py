@@ -16,8 +16,8 @@ import time
 
 from gnuradio import blocks, gr
 
-from . import fm_band
-from .fm_receiver import AUDIO_RATE, fm_receiver, run_flowgraph
+from gnuradio.gpufilter import fm_band
+from gnuradio.gpufilter.fm_receiver import AUDIO_RATE, fm_receiver, run_flowgraph
 
 RATE = 2.4e6   # the band the benchmark generates, S/s
 DEFAULT_TAPS = (16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192)
