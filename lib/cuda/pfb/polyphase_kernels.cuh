@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_CUDA_POLYPHASE_KERNELS_CUH
+#define INCLUDED_GPUFILTER_CUDA_POLYPHASE_KERNELS_CUH
+
+// Device code of polyphase_bank: the branch FIR pass and the history it keeps.
+
+#include "../common/device_math.cuh"
+#include "../common/sample_load.h"
+#include <cuda_runtime.h>
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+namespace pfb_kernels {
+
+/*!
+ * [history (complex, history_len) | input (S, input_len)] as one complex sequence,
+ * the input converted by its load policy (to_complex); zeros outside both.
+ */
+template <class S>
+struct source {
+    const float2* history;
+    long long history_len;
+    const S* input;
+    long long input_len;
+
+    __device__ __forceinline__ float2 operator[](long long v) const
+    {
+        if (v < 0)
+            return make_float2(0.0f, 0.0f);
+        if (v < history_len)
+            return history[v];
+        v -= history_len;
+        return v < input_len ? to_complex(input[v]) : make_float2(0.0f, 0.0f);
+    }
+};
+
+// Block shape of pfb_fir: tile_columns(N) consecutive columns (threadIdx.x) by
+// threads / tile_columns(N) rows of threads (threadIdx.y); each thread computes
+// steps_per_thread steps of its column, blockDim.y apart.
+constexpr int threads = 256;
+constexpr int steps_per_thread = 4;
+constexpr int tap_chunk = 32; // taps per branch staged at a time
+
+inline int tile_columns(int N) { return N < 32 ? N : 32; }
+inline int block_steps(int N) { return threads / tile_columns(N) * steps_per_thread; }
+//! Rows of tile_columns(N) samples one tap chunk of a block needs, at most:
+//! (a_last - a_first) <= floor((block_steps - 1) * R / N) + 1, plus tap_chunk + 1.
+inline long long smem_rows(int N, int R)
+{
+    return (block_steps(N) - 1LL) * R / N + tap_chunk + 2;
+}
+inline std::size_t smem_bytes(int N, int R)
+{
+    return static_cast<std::size_t>(smem_rows(N, R)) * tile_columns(N) * sizeof(float2);
+}
+
+/*!
+ * The branch FIR pass. Coordinates: u = v + base, v the index into src, base chosen
+ * so that u = the stream's sample index modulo N. Write u = a*N + b ("row" a,
+ * "column" b: stream_to_streams' stream b, item a). Step t of the launch ends at
+ * u_t = v_first + base + t*R = a_t*N + b_t. Column j feeds branch f = (b_t - j) mod N,
+ * and tap k of that branch reads row a_t - k - (j > b_t ? 1 : 0) of column j. Its
+ * output goes to slot p = N - 1 - ((j + R) mod N) of row t: gr-filter's d_idxlut[j],
+ * which depends on the column only.
+ *
+ * A block owns tile_columns(N) columns and block_steps(N) steps. Per chunk of taps it
+ * stages the rows of its columns that the chunk reads, once, converted to complex,
+ * coalesced along each row; every staged sample then serves all the steps and taps
+ * that read it (about T*N/R of them). Taps are read through the read-only cache
+ * (consecutive columns read consecutive branches: coalesced).
+ *
+ * Output layout: rows[t*N + p], one row of N FFT inputs per step (what a fused
+ * in-block FFT would hold in shared memory instead).
+ */
+template <class S>
+__global__ void __launch_bounds__(threads) fir(source<S> src,
+                                              int N,
+                                              int R,
+                                              int T,
+                                              const float* __restrict__ branch_taps,
+                                              long long v_first,
+                                              int base,
+                                              long long nsteps,
+                                              float2* __restrict__ rows)
+{
+    extern __shared__ float2 tile[]; // [row][column], tile_columns wide
+    const int F = blockDim.x;
+    const int cc = threadIdx.x;
+    const int j = blockIdx.x * F + cc;
+    const bool column_ok = j < N;
+    const long long by = blockDim.y;
+    const long long step0 = static_cast<long long>(blockIdx.y) * by * steps_per_thread;
+    const long long nblock = min(by * steps_per_thread, nsteps - step0);
+    const long long u_first = v_first + base + step0 * R;
+    const long long a_first = u_first / N;
+    const long long a_last = (u_first + (nblock - 1) * R) / N;
+
+    float2 acc[steps_per_thread];
+    int row0[steps_per_thread]; // a_t - a_first - wrap: the tile row of tap k0 is
+                                // row0 + kc - (k - k0)
+    int branch[steps_per_thread];
+    bool valid[steps_per_thread];
+#pragma unroll
+    for (int i = 0; i < steps_per_thread; ++i) {
+        const long long t = threadIdx.y + i * by;
+        valid[i] = column_ok && t < nblock;
+        const long long u = u_first + t * R;
+        const long long a = u / N;
+        const int b = static_cast<int>(u - a * N);
+        const int wrap = j > b ? 1 : 0;
+        row0[i] = static_cast<int>(a - a_first) - wrap;
+        branch[i] = b - j + wrap * N;
+        acc[i] = make_float2(0.0f, 0.0f);
+    }
+
+    for (int k0 = 0; k0 < T; k0 += tap_chunk) {
+        const int kc = min(tap_chunk, T - k0);
+        const long long row_lo = a_first - k0 - kc;
+        const int nrows = static_cast<int>(a_last - a_first) + kc + 1;
+        const int col = blockIdx.x * F + cc;
+        __syncthreads(); // the previous chunk's reads are done
+        // Element e = r*F + cc; the stride F*blockDim.y keeps the column at cc.
+        for (int e = threadIdx.y * F + cc; e < nrows * F; e += F * blockDim.y)
+            tile[e] = col < N ? src[(row_lo + e / F) * N + col - base]
+                              : make_float2(0.0f, 0.0f);
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < steps_per_thread; ++i) {
+            if (!valid[i])
+                continue;
+            const float* h = branch_taps + branch[i] + static_cast<long long>(k0) * N;
+            const float2* x = tile + (row0[i] + kc) * F + cc;
+            float2 a = acc[i];
+            for (int kk = 0; kk < kc; ++kk) {
+                const float hk = __ldg(h + static_cast<long long>(kk) * N);
+                const float2 xk = x[-kk * F];
+                a.x = fmaf(xk.x, hk, a.x);
+                a.y = fmaf(xk.y, hk, a.y);
+            }
+            acc[i] = a;
+        }
+    }
+
+    if (!column_ok)
+        return; // after the last __syncthreads
+    const int p = N - 1 - (j + R) % N;
+#pragma unroll
+    for (int i = 0; i < steps_per_thread; ++i)
+        if (valid[i])
+            rows[(step0 + threadIdx.y + i * by) * N + p] = acc[i];
+}
+
+//! dst[i] = src[from + i], i < n: the history the next call reads.
+template <class S>
+__global__ void keep_history(source<S> src, long long from, float2* dst, long long n)
+{
+    const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n)
+        dst[i] = src[from + i];
+}
+
+} // namespace pfb_kernels
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr
+
+#endif
