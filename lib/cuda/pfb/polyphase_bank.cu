@@ -59,7 +59,7 @@ polyphase_bank<In>::polyphase_bank(unsigned numchans,
             "oversample_rate: numchans/oversample_rate must be an integer in [1, " +
             std::to_string(d_n) + "], got " + std::to_string(rate_ratio));
     // Every shape the FIR kernel can be launched with fits the default 48 KB.
-    if (pfb_kernels::smem_bytes(d_n, d_rate) > 48 * 1024)
+    if (pfb_shape::smem_bytes(d_n, d_rate) > 48 * 1024)
         throw std::logic_error("polyphase_bank: FIR tile exceeds 48 KB");
 
     std::size_t chunk = 1;
@@ -205,14 +205,14 @@ void polyphase_bank<In>::filter_chunk(const In* d_in,
     if (base < 0)
         base += N;
 
-    const int F = pfb_kernels::tile_columns(d_n);
-    const dim3 block(F, pfb_kernels::threads / F);
-    const long long per_block = pfb_kernels::block_steps(d_n);
+    const int F = pfb_shape::tile_columns(d_n);
+    const dim3 block(F, pfb_shape::block_rows(d_n));
+    const long long per_block = pfb_shape::block_steps(d_n);
     const long long grid_y = (static_cast<long long>(count) + per_block - 1) / per_block;
     if (grid_y > 65535)
         throw std::logic_error("polyphase_bank::filter_chunk: grid too large");
     const dim3 grid(blocks_for(N, F), static_cast<unsigned>(grid_y));
-    pfb_kernels::fir<<<grid, block, pfb_kernels::smem_bytes(d_n, d_rate), stream>>>(
+    pfb_kernels::fir<<<grid, block, pfb_shape::smem_bytes(d_n, d_rate), stream>>>(
         view<In>(d_history[d_current].get(), d_history_len, d_in, n),
         d_n,
         d_rate,

@@ -6,6 +6,7 @@
 
 #include "../common/device_math.cuh"
 #include "../common/sample_load.h"
+#include "polyphase_shape.h"
 #include <cuda_runtime.h>
 
 namespace gr {
@@ -35,25 +36,8 @@ struct source {
     }
 };
 
-// Block shape of pfb_fir: tile_columns(N) consecutive columns (threadIdx.x) by
-// threads / tile_columns(N) rows of threads (threadIdx.y); each thread computes
-// steps_per_thread steps of its column, blockDim.y apart.
-constexpr int threads = 256;
-constexpr int steps_per_thread = 4;
-constexpr int tap_chunk = 32; // taps per branch staged at a time
-
-inline int tile_columns(int N) { return N < 32 ? N : 32; }
-inline int block_steps(int N) { return threads / tile_columns(N) * steps_per_thread; }
-//! Rows of tile_columns(N) samples one tap chunk of a block needs, at most:
-//! (a_last - a_first) <= floor((block_steps - 1) * R / N) + 1, plus tap_chunk + 1.
-inline long long smem_rows(int N, int R)
-{
-    return (block_steps(N) - 1LL) * R / N + tap_chunk + 2;
-}
-inline std::size_t smem_bytes(int N, int R)
-{
-    return static_cast<std::size_t>(smem_rows(N, R)) * tile_columns(N) * sizeof(float2);
-}
+using namespace pfb_shape;
+static_assert(sizeof(float2) == 8, "smem_bytes counts 8-byte samples");
 
 /*!
  * The branch FIR pass. Coordinates: u = v + base, v the index into src, base chosen
