@@ -12,8 +12,13 @@ namespace cuda {
 
 namespace {
 
-std::vector<int> checked_map(unsigned numchans, const std::vector<int>& map)
+std::vector<int>
+checked_map(unsigned numchans, pfb_layout layout, const std::vector<int>& map)
 {
+    if (layout == pfb_layout::vector && !map.empty())
+        throw std::invalid_argument(
+            "channel_map: the vector layout outputs every channel in order; "
+            "pass an empty map");
     if (map.empty()) {
         std::vector<int> identity(numchans);
         for (unsigned i = 0; i < numchans; ++i)
@@ -61,14 +66,10 @@ pfb_channelizer_engine<In>::pfb_channelizer_engine(unsigned numchans,
                                                    float oversample_rate,
                                                    pfb_layout layout,
                                                    const std::vector<int>& channel_map)
-    : d_bank(numchans, taps, rate_ratio_for(numchans, oversample_rate)),
-      d_layout(layout)
+    : d_layout(layout),
+      d_map(checked_map(numchans, layout, channel_map)),
+      d_bank(numchans, taps, rate_ratio_for(numchans, oversample_rate))
 {
-    if (layout == pfb_layout::vector && !channel_map.empty())
-        throw std::invalid_argument(
-            "channel_map: the vector layout outputs every channel in order; "
-            "pass an empty map");
-    d_map = checked_map(numchans, channel_map);
     d_ports.in_item_bytes = { sizeof(In) };
     if (layout == pfb_layout::vector) {
         d_ports.out_item_bytes = { numchans * sizeof(complex) };
@@ -97,7 +98,7 @@ void pfb_channelizer_engine<In>::set_channel_map(const std::vector<int>& map, cu
         throw std::invalid_argument("channel_map: must keep its length (the ports), " +
                                     std::to_string(d_map.size()) + ", got " +
                                     std::to_string(map.size()));
-    auto checked = checked_map(numchans(), map);
+    auto checked = checked_map(numchans(), d_layout, map);
     // Queued calls read the old map; the copy is ordered after them on the stream.
     // Pageable source: staged by the driver before cudaMemcpyAsync returns.
     GPUFILTER_CHECK(cudaMemcpyAsync(d_map_dev.get(),

@@ -101,9 +101,10 @@ public:
 private:
     void upload_ports(void* const* out, cudaStream_t s);
 
-    polyphase_bank<In> d_bank;
+    // Checked before the bank touches the GPU.
     pfb_layout d_layout;
     std::vector<int> d_map;
+    polyphase_bank<In> d_bank;
     port_layout d_ports;
     device_buffer<int> d_map_dev;
 

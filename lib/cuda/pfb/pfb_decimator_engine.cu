@@ -12,19 +12,21 @@ namespace cuda {
 
 namespace {
 
-unsigned checked_decim(unsigned decim)
-{
-    if (decim == 0)
-        throw std::invalid_argument("decim: must be >= 1, got 0");
-    return decim;
-}
-
 void check_channel(unsigned channel, unsigned decim)
 {
     if (channel >= decim)
         throw std::invalid_argument("channel: must be in [0, decim = " +
                                     std::to_string(decim) + "), got " +
                                     std::to_string(channel));
+}
+
+//! decim, once it and the channel are known good (before the GPU is touched).
+unsigned checked_decim(unsigned decim, unsigned channel)
+{
+    if (decim == 0)
+        throw std::invalid_argument("decim: must be >= 1, got 0");
+    check_channel(channel, decim);
+    return decim;
 }
 
 /*!
@@ -52,13 +54,12 @@ pfb_decimator_engine<In>::pfb_decimator_engine(unsigned decim,
                                                unsigned channel,
                                                bool use_fft_rotator,
                                                bool use_fft_filters)
-    : d_bank(checked_decim(decim), taps, static_cast<int>(decim)),
+    : d_bank(checked_decim(decim, channel), taps, static_cast<int>(decim)),
       d_channel(channel),
       d_use_fft_rotator(use_fft_rotator),
       d_use_fft_filters(use_fft_filters),
       d_ports{ { sizeof(In) }, { sizeof(complex) } }
 {
-    check_channel(channel, decim);
     if (!use_fft_rotator) {
         d_rotator = device_buffer<complex>(decim);
         stream s;
