@@ -271,6 +271,7 @@ TEST(pfb_indexing, kernel_emulation_matches_gr_filter_loop)
         { 8, 2, 70 },     { 8, 8, 17 },      { 16, 4, 100 },   { 36, 36.0f / 25, 200 },
         { 36, 1, 37 },    { 36, 2, 1 },      { 64, 1, 64 * 40 + 5 }, { 64, 4, 300 },
         { 33, 1, 99 },    { 40, 40.0f / 3, 81 }, { 2, 1, 150 },   { 3, 1.5f, 200 },
+        { 1, 1, 5 },      { 36, 36.0f / 7, 109 },
     };
     for (const auto& c : cases) {
         const int R = gr_rate_ratio(c.N, c.os);
