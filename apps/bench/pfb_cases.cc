@@ -46,13 +46,15 @@ void pfb_row(const options& o,
     r.bytes_per_sample = 8 + 8 * os + (vec ? 8 * os : 24 * os);
     r.flop_per_sample = 4.0 * taps_per_channel * os + 5.0 * std::log2(nchans) * os;
     r.ceiling_msps =
-        std::min(dev.mem_bw / r.bytes_per_sample, dev.peak_fp32 / r.flop_per_sample) / 1e6;
+        std::min(dev.mem_bw / r.bytes_per_sample, dev.peak_fp32 / r.flop_per_sample) /
+        1e6;
     r.ceiling_kind = dev.mem_bw / r.bytes_per_sample < dev.peak_fp32 / r.flop_per_sample
                          ? "roofline (memory)"
                          : "roofline (fp32)";
     try {
         const auto taps = random_samples<float>(r.taps, 5);
-        cuda::pfb_channelizer_engine<cuda::complex> engine(nchans, taps, oversample, layout);
+        cuda::pfb_channelizer_engine<cuda::complex> engine(
+            nchans, taps, oversample, layout);
         r.decimation = engine.rate_ratio();
         const std::size_t n = in.size();
         const std::size_t steps = engine.max_output_count(n);
@@ -102,7 +104,8 @@ void pfb_row(const options& o,
 void run_pfb_cases(const options& o, const device_info& dev, std::vector<row>& rows)
 {
     if (dev.count == 0) {
-        std::printf("pfb rows skipped: no usable CUDA device (%s)\n", dev.why_none.c_str());
+        std::printf("pfb rows skipped: no usable CUDA device (%s)\n",
+                    dev.why_none.c_str());
         return;
     }
     cuda::use_device(0);
@@ -113,17 +116,20 @@ void run_pfb_cases(const options& o, const device_info& dev, std::vector<row>& r
     cuda::device_buffer<cuda::complex> in(n);
     cuda::device_buffer<cuda::complex> out(static_cast<std::size_t>(n * most_os) + 8192);
     {
-        const auto block = random_samples<cuda::complex>(std::min<std::size_t>(n, 1 << 20), 4);
+        const auto block =
+            random_samples<cuda::complex>(std::min<std::size_t>(n, 1 << 20), 4);
         for (std::size_t at = 0; at < n; at += block.size())
-            GPUFILTER_CHECK(cudaMemcpy(in.get() + at,
-                                       block.data(),
-                                       std::min(block.size(), n - at) * sizeof(cuda::complex),
-                                       cudaMemcpyHostToDevice));
+            GPUFILTER_CHECK(
+                cudaMemcpy(in.get() + at,
+                           block.data(),
+                           std::min(block.size(), n - at) * sizeof(cuda::complex),
+                           cudaMemcpyHostToDevice));
     }
     for (const int nchans : o.pfb_channels)
         for (const int t : o.pfb_taps)
             for (const float os : { 1.0f, most_os })
-                for (const auto layout : { cuda::pfb_layout::vector, cuda::pfb_layout::streams })
+                for (const auto layout :
+                     { cuda::pfb_layout::vector, cuda::pfb_layout::streams })
                     if (layout == cuda::pfb_layout::vector || nchans <= 1024)
                         pfb_row(o, dev, nchans, t, os, layout, in, out, rows);
 }

@@ -27,10 +27,10 @@ checked_map(unsigned numchans, pfb_layout layout, const std::vector<int>& map)
     }
     for (std::size_t k = 0; k < map.size(); ++k)
         if (map[k] < 0 || map[k] >= static_cast<int>(numchans))
-            throw std::invalid_argument("channel_map: entry " + std::to_string(k) +
-                                        " is " + std::to_string(map[k]) +
-                                        ", must be in [0, numchans = " +
-                                        std::to_string(numchans) + ")");
+            throw std::invalid_argument(
+                "channel_map: entry " + std::to_string(k) + " is " +
+                std::to_string(map[k]) +
+                ", must be in [0, numchans = " + std::to_string(numchans) + ")");
     return map;
 }
 
@@ -48,10 +48,11 @@ int pfb_channelizer_engine<In>::rate_ratio_for(unsigned numchans, float oversamp
                                     std::to_string(oversample_rate));
     const double srate = numchans / static_cast<double>(oversample_rate);
     if (std::fabs(srate - std::round(srate)) > 0.00001)
-        throw std::invalid_argument(
-            "oversample_rate: must be numchans/i for an integer i in [1, numchans], got " +
-            std::to_string(oversample_rate));
-    const int r = static_cast<int>(std::rint(static_cast<float>(numchans) / oversample_rate));
+        throw std::invalid_argument("oversample_rate: must be numchans/i for an integer "
+                                    "i in [1, numchans], got " +
+                                    std::to_string(oversample_rate));
+    const int r =
+        static_cast<int>(std::rint(static_cast<float>(numchans) / oversample_rate));
     if (r < 1 || r > static_cast<int>(numchans))
         throw std::invalid_argument(
             "oversample_rate: must be in [1, numchans] (numchans/i, i in [1, numchans]), "
@@ -77,8 +78,10 @@ pfb_channelizer_engine<In>::pfb_channelizer_engine(unsigned numchans,
     }
     d_ports.out_item_bytes.assign(d_map.size(), sizeof(complex));
     d_map_dev = device_buffer<int>(d_map.size());
-    GPUFILTER_CHECK(cudaMemcpy(
-        d_map_dev.get(), d_map.data(), d_map.size() * sizeof(int), cudaMemcpyHostToDevice));
+    GPUFILTER_CHECK(cudaMemcpy(d_map_dev.get(),
+                               d_map.data(),
+                               d_map.size() * sizeof(int),
+                               cudaMemcpyHostToDevice));
     d_table_host = pinned_buffer<complex*>(ring * d_map.size());
     d_table_dev = device_buffer<complex*>(ring * d_map.size());
 }
@@ -90,7 +93,8 @@ void pfb_channelizer_engine<In>::set_taps(const std::vector<float>& taps, cudaSt
 }
 
 template <class In>
-void pfb_channelizer_engine<In>::set_channel_map(const std::vector<int>& map, cudaStream_t s)
+void pfb_channelizer_engine<In>::set_channel_map(const std::vector<int>& map,
+                                                 cudaStream_t s)
 {
     if (d_layout == pfb_layout::vector)
         throw std::invalid_argument("channel_map: the vector layout has no channel map");

@@ -15,9 +15,9 @@ namespace {
 void check_channel(unsigned channel, unsigned decim)
 {
     if (channel >= decim)
-        throw std::invalid_argument("channel: must be in [0, decim = " +
-                                    std::to_string(decim) + "), got " +
-                                    std::to_string(channel));
+        throw std::invalid_argument(
+            "channel: must be in [0, decim = " + std::to_string(decim) + "), got " +
+            std::to_string(channel));
 }
 
 //! decim, once it and the channel are known good (before the GPU is touched).

@@ -65,8 +65,10 @@ public:
     {
         return d_bank.max_output_count(n);
     }
-    std::size_t
-    process(const void* const* in, std::size_t n, void* const* out, cudaStream_t s) override;
+    std::size_t process(const void* const* in,
+                        std::size_t n,
+                        void* const* out,
+                        cudaStream_t s) override;
     std::size_t history_items() const override { return d_bank.history_len(); }
     void set_history(const void* const* host, cudaStream_t s) override
     {

@@ -55,8 +55,8 @@ __global__ void __launch_bounds__(transpose_tile* transpose_rows)
 
 //! out[t] = rows[t*N + c], t < nsteps: one channel of the rows.
 template <class C>
-__global__ void
-pick_column(const C* __restrict__ rows, int N, long long nsteps, int c, C* __restrict__ out)
+__global__ void pick_column(
+    const C* __restrict__ rows, int N, long long nsteps, int c, C* __restrict__ out)
 {
     const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (t < nsteps)

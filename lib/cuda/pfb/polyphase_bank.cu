@@ -19,7 +19,8 @@ template <class In>
 using source_t = pfb_kernels::source<device_t<In>>;
 
 template <class In>
-source_t<In> view(const complex* history, std::size_t history_len, const In* in, std::size_t n)
+source_t<In>
+view(const complex* history, std::size_t history_len, const In* in, std::size_t n)
 {
     return { reinterpret_cast<const float2*>(history),
              static_cast<long long>(history_len),
@@ -28,13 +29,18 @@ source_t<In> view(const complex* history, std::size_t history_len, const In* in,
 }
 
 template <class S>
-void launch_keep(pfb_kernels::source<S> src, long long from, complex* dst, std::size_t n, cudaStream_t s)
+void launch_keep(pfb_kernels::source<S> src,
+                 long long from,
+                 complex* dst,
+                 std::size_t n,
+                 cudaStream_t s)
 {
     if (n == 0)
         return;
     constexpr int block = 256;
-    pfb_kernels::keep_history<<<blocks_for(static_cast<long long>(n), block), block, 0, s>>>(
-        src, from, reinterpret_cast<float2*>(dst), static_cast<long long>(n));
+    pfb_kernels::
+        keep_history<<<blocks_for(static_cast<long long>(n), block), block, 0, s>>>(
+            src, from, reinterpret_cast<float2*>(dst), static_cast<long long>(n));
     GPUFILTER_CHECK_LAUNCH();
 }
 
@@ -198,8 +204,8 @@ void polyphase_bank<In>::filter_chunk(const In* d_in,
     // Step `first` of this call ends at v = H + phase + first*R of [history | input];
     // it is step d_steps + first of the stream, which ends at sample
     // (d_steps + first + 1)*R - 1: base makes v + base that sample modulo N.
-    const long long v_first =
-        static_cast<long long>(d_history_len + d_phase) + static_cast<long long>(first) * R;
+    const long long v_first = static_cast<long long>(d_history_len + d_phase) +
+                              static_cast<long long>(first) * R;
     const long long step_mod = static_cast<long long>((d_steps + first) % d_n);
     long long base = ((step_mod + 1) * R - 1 - v_first) % N;
     if (base < 0)

@@ -83,7 +83,8 @@ public:
                       std::size_t count,
                       cudaStream_t stream);
     //! The unscaled inverse N-point FFT of `count` rows of src into dst (may be src).
-    void inverse_fft(const complex* src, complex* dst, std::size_t count, cudaStream_t stream);
+    void
+    inverse_fft(const complex* src, complex* dst, std::size_t count, cudaStream_t stream);
     //! After a call's chunks are queued: keeps the history for the next call, moves
     //! the phase and the step count on.
     void advance(const In* d_in, std::size_t n, cudaStream_t stream);

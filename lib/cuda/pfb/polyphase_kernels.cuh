@@ -59,14 +59,14 @@ static_assert(sizeof(float2) == 8, "smem_bytes counts 8-byte samples");
  */
 template <class S>
 __global__ void __launch_bounds__(threads) fir(source<S> src,
-                                              int N,
-                                              int R,
-                                              int T,
-                                              const float* __restrict__ branch_taps,
-                                              long long v_first,
-                                              int base,
-                                              long long nsteps,
-                                              float2* __restrict__ rows)
+                                               int N,
+                                               int R,
+                                               int T,
+                                               const float* __restrict__ branch_taps,
+                                               long long v_first,
+                                               int base,
+                                               long long nsteps,
+                                               float2* __restrict__ rows)
 {
     extern __shared__ float2 tile[]; // [row][column], tile_columns wide
     const int F = blockDim.x;

@@ -35,7 +35,8 @@ protected:
     {
         const char* dir = std::getenv("GPUFILTER_PFB_GR_DATA");
         if (!dir || !*dir)
-            GTEST_SKIP() << "GPUFILTER_PFB_GR_DATA not set (check_reference.py writes it)";
+            GTEST_SKIP()
+                << "GPUFILTER_PFB_GR_DATA not set (check_reference.py writes it)";
         d_dir = dir;
     }
     std::string file(const std::string& name) const { return d_dir + "/" + name; }
@@ -49,8 +50,8 @@ TEST_F(against_gnuradio, channelizer_reference_equals_gr_filter)
         unsigned N;
         float os;
     };
-    const chan_case cases[] = { { 8, 1.0f },       { 8, 2.0f },     { 36, 36.0f / 25 },
-                                { 4, 4.0f / 3 },   { 5, 1.0f },     { 36, 36.0f / 7 },
+    const chan_case cases[] = { { 8, 1.0f },     { 8, 2.0f }, { 36, 36.0f / 25 },
+                                { 4, 4.0f / 3 }, { 5, 1.0f }, { 36, 36.0f / 7 },
                                 { 3, 1.5f } };
     for (int i = 0; i < 7; ++i) {
         const auto si = std::to_string(i);
@@ -85,7 +86,8 @@ TEST_F(against_gnuradio, decimator_reference_equals_gr_filter)
         const auto x = load<cuda::complex>(file("dx" + si + ".bin"));
         const auto taps = load<float>(file("dt" + si + ".bin"));
         const auto& c = cases[i];
-        const auto want = reference_decimator(widen_all(x), c.M, taps, c.channel, c.fft_rotator);
+        const auto want =
+            reference_decimator(widen_all(x), c.M, taps, c.channel, c.fft_rotator);
         for (const int fft_filters : { 0, 1 }) {
             const auto y = load<cuda::complex>(
                 file("d" + si + "_" + std::to_string(fft_filters) + ".bin"));
@@ -97,8 +99,8 @@ TEST_F(against_gnuradio, decimator_reference_equals_gr_filter)
                 den += std::norm(want[k]);
             }
             EXPECT_LT(std::sqrt(num / den), 1e-6)
-                << "M=" << c.M << " channel=" << c.channel << " fft_rotator=" << c.fft_rotator
-                << " fft_filters=" << fft_filters;
+                << "M=" << c.M << " channel=" << c.channel
+                << " fft_rotator=" << c.fft_rotator << " fft_filters=" << fft_filters;
         }
     }
 }

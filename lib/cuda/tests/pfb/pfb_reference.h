@@ -144,11 +144,11 @@ inline std::vector<cd> backward_dft(const std::vector<cd>& x)
  * all in x. taps_for_step(s) gives the taps that apply to step s (set_taps mid-stream
  * with GNU Radio's window holding the real past samples).
  */
-inline std::vector<std::vector<cd>>
-reference_channelizer(const std::vector<cd>& x,
-                      unsigned N,
-                      float oversample_rate,
-                      const std::function<const std::vector<float>&(std::size_t)>& taps_for_step)
+inline std::vector<std::vector<cd>> reference_channelizer(
+    const std::vector<cd>& x,
+    unsigned N,
+    float oversample_rate,
+    const std::function<const std::vector<float>&(std::size_t)>& taps_for_step)
 {
     const int R = gr_rate_ratio(N, oversample_rate);
     // d_idxlut[i] = N - ((i + R) % N) - 1.

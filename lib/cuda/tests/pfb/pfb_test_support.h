@@ -31,10 +31,11 @@ using call_hook = std::function<std::size_t(std::size_t consumed, std::size_t n)
  * (a vector port's item is its out_item_bytes / 8 complex samples).
  */
 template <class In>
-std::vector<std::vector<cuda::complex>> run_processor(cuda::processor& p,
-                                                      const std::vector<In>& x,
-                                                      const std::vector<std::size_t>& calls,
-                                                      const call_hook& hook = {})
+std::vector<std::vector<cuda::complex>>
+run_processor(cuda::processor& p,
+              const std::vector<In>& x,
+              const std::vector<std::size_t>& calls,
+              const call_hook& hook = {})
 {
     using cuda::complex;
     cuda::stream s;

@@ -50,7 +50,7 @@ TEST(pfb_channelizer_parameters, bad_arguments_throw_before_the_gpu)
     EXPECT_THROW(E(0, taps), std::invalid_argument);
     EXPECT_THROW(E(4, {}), std::invalid_argument);
     EXPECT_THROW(E(36, taps, 1.3f), std::invalid_argument); // 36/1.3 is no integer
-    EXPECT_THROW(E(4, taps, 0.5f), std::invalid_argument);       // R = 8 > N
+    EXPECT_THROW(E(4, taps, 0.5f), std::invalid_argument);  // R = 8 > N
     EXPECT_THROW(E(4, taps, 0.0f), std::invalid_argument);
     EXPECT_THROW(E(4, taps, 1.0f, pfb_layout::streams, { 0, 4 }), std::invalid_argument);
     EXPECT_THROW(E(4, taps, 1.0f, pfb_layout::streams, { -1 }), std::invalid_argument);
@@ -88,7 +88,8 @@ TEST_F(pfb_channelizer_test, matches_reference_over_channels_rates_and_taps)
         const auto taps = random_taps(c.ntaps, rng);
         const int R = gr_rate_ratio(c.N, c.os);
         // Several kernel blocks of steps, and an end mid-step.
-        const std::size_t len = std::max<std::size_t>(1500, 3 * 1024 / c.N) * R + R / 2 + 3;
+        const std::size_t len =
+            std::max<std::size_t>(1500, 3 * 1024 / c.N) * R + R / 2 + 3;
         const auto x = random_samples<complex>(len, rng);
         const auto want = reference_channelizer(widen_all(x), c.N, c.os, taps);
         pfb_channelizer_engine<complex> e(c.N, taps, c.os);
@@ -103,13 +104,14 @@ TEST_F(pfb_channelizer_test, matches_reference_over_channels_rates_and_taps)
 
 TEST_F(pfb_channelizer_test, vector_layout_large_channel_counts)
 {
-    for (const chan_case c : std::vector<chan_case>{ { 256, 1, 256 * 8 },
-                                                     { 256, 2, 256 * 4 + 3 },
-                                                     { 1024, 1, 1024 * 6 - 1 },
-                                                     { 1024, 4, 1024 * 2 },
-                                                     { 4096, 1, 4096 * 4 },
-                                                     { 4096, 2, 4096 * 3 + 1 },
-                                                     { 4096, 4096.0f / 3072, 4096 * 2 } }) {
+    for (const chan_case c :
+         std::vector<chan_case>{ { 256, 1, 256 * 8 },
+                                 { 256, 2, 256 * 4 + 3 },
+                                 { 1024, 1, 1024 * 6 - 1 },
+                                 { 1024, 4, 1024 * 2 },
+                                 { 4096, 1, 4096 * 4 },
+                                 { 4096, 2, 4096 * 3 + 1 },
+                                 { 4096, 4096.0f / 3072, 4096 * 2 } }) {
         const auto taps = random_taps(c.ntaps, rng);
         const int R = gr_rate_ratio(c.N, c.os);
         const std::size_t steps = c.N >= 4096 ? 24 : 48;
@@ -136,7 +138,8 @@ TEST_F(pfb_channelizer_test, more_steps_than_one_chunk)
     for (const auto layout : { pfb_layout::vector, pfb_layout::streams }) {
         pfb_channelizer_engine<complex> e(c.N, taps, c.os, layout);
         const auto y = run_processor(e, x, { x.size() });
-        const auto got = layout == pfb_layout::vector ? vectors_to_channels(y[0], c.N) : y;
+        const auto got =
+            layout == pfb_layout::vector ? vectors_to_channels(y[0], c.N) : y;
         ASSERT_EQ(got[0].size(), want[0].size());
         EXPECT_LE(relative_error(got, want), tolerance(c.N));
     }
@@ -155,7 +158,8 @@ TEST_F(pfb_channelizer_test, vector_layout_equals_stream_layout)
     for (unsigned ch = 0; ch < c.N; ++ch) {
         ASSERT_EQ(a[ch].size(), b[ch].size());
         for (std::size_t s = 0; s < a[ch].size(); ++s)
-            ASSERT_NEAR(std::abs(a[ch][s] - b[ch][s]), 0.0, 1e-4 * (1 + std::abs(b[ch][s])))
+            ASSERT_NEAR(
+                std::abs(a[ch][s] - b[ch][s]), 0.0, 1e-4 * (1 + std::abs(b[ch][s])))
                 << "channel " << ch << " step " << s;
     }
 }
@@ -168,12 +172,13 @@ TEST_F(pfb_channelizer_test, channel_map_reorders_repeats_and_drops)
     };
     for (const auto& m : std::vector<map_case>{
              { { 16, 1, 16 * 6 + 1 }, { 5, 0, 15, 5, 3 } },
-             { { 16, 2, 16 * 4 }, { 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0 } },
+             { { 16, 2, 16 * 4 },
+               { 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0 } },
              { { 36, 36.0f / 25, 36 * 8 - 3 }, { 35, 1, 18 } },
              { { 5, 1, 11 }, { 4 } },
-             { { 64, 4, 64 * 5 }, { 63, 0, 32, 31, 33, 1, 62, 2, 10, 20, 30, 40, 50, 60,
-                                   61, 59, 58, 57, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14,
-                                   15, 16, 17, 18, 19, 21, 22, 23 } } }) {
+             { { 64, 4, 64 * 5 }, { 63, 0,  32, 31, 33, 1,  62, 2,  10, 20, 30, 40, 50,
+                                    60, 61, 59, 58, 57, 3,  4,  5,  6,  7,  8,  9,  11,
+                                    12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23 } } }) {
         const auto& c = m.c;
         const auto taps = random_taps(c.ntaps, rng);
         const int R = gr_rate_ratio(c.N, c.os);
@@ -200,8 +205,8 @@ TEST_F(pfb_channelizer_test, set_channel_map_mid_stream)
     EXPECT_THROW(e.set_channel_map({ 1, 2, 8 }, nullptr), std::invalid_argument);
     const std::size_t switch_at = R * 1000; // a call boundary, 1000 steps done
     cuda::stream s;
-    const auto y = run_processor(
-        e, x, { 333, 1000 }, [&](std::size_t consumed, std::size_t n) {
+    const auto y =
+        run_processor(e, x, { 333, 1000 }, [&](std::size_t consumed, std::size_t n) {
             if (consumed == switch_at)
                 e.set_channel_map(second, s);
             return consumed < switch_at ? std::min(n, switch_at - consumed) : n;
@@ -323,8 +328,8 @@ TYPED_TEST(pfb_channelizer_format_test, integer_formats_convert_in_the_load_path
         const std::size_t at = (x.size() / 2 / period) * period;
         pfb_channelizer_engine<TypeParam> e2(c.N, taps, c.os);
         cuda::stream s;
-        const auto y2 = run_processor(
-            e2, x, { 101 }, [&](std::size_t consumed, std::size_t n) {
+        const auto y2 =
+            run_processor(e2, x, { 101 }, [&](std::size_t consumed, std::size_t n) {
                 if (consumed == at) {
                     const std::size_t H = e2.history_items();
                     std::vector<TypeParam> past(H);

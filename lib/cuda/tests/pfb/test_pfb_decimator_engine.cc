@@ -52,7 +52,8 @@ TEST_F(pfb_decimator_test, every_channel_and_flag_combination)
                 for (const bool fft_rotator : { true, false }) {
                     const auto want = reference_decimator(xw, M, taps, chan, fft_rotator);
                     for (const bool fft_filters : { true, false }) {
-                        pfb_decimator_engine<complex> e(M, taps, chan, fft_rotator, fft_filters);
+                        pfb_decimator_engine<complex> e(
+                            M, taps, chan, fft_rotator, fft_filters);
                         EXPECT_EQ(e.history_items(), M * ((ntaps + M - 1) / M) - 1);
                         const auto y = run_processor(e, x, uneven_calls);
                         ASSERT_EQ(y.size(), 1u);
@@ -74,7 +75,8 @@ TEST_F(pfb_decimator_test, large_decimation)
         const auto x = random_samples<complex>(M * 300 + 1, rng);
         for (const unsigned chan : { 0u, 1u, M / 3, M - 1 })
             for (const bool fft_rotator : { true, false }) {
-                const auto want = reference_decimator(widen_all(x), M, taps, chan, fft_rotator);
+                const auto want =
+                    reference_decimator(widen_all(x), M, taps, chan, fft_rotator);
                 pfb_decimator_engine<complex> e(M, taps, chan, fft_rotator);
                 const auto y = run_processor(e, x, { M * 7 + 3, 5 });
                 EXPECT_LE(relative_error(y, one(want)), tolerance)
@@ -95,28 +97,32 @@ TEST_F(pfb_decimator_test, set_taps_and_set_channel_mid_stream)
         const std::size_t at = M * 1200 + 3;
         pfb_decimator_engine<complex> e(M, a, 3, fft_rotator);
         cuda::stream s;
-        const auto y = run_processor(e, x, { 77, 1000 }, [&](std::size_t consumed, std::size_t n) {
-            if (consumed == at)
-                e.set_taps(fewer, s);
-            return consumed < at ? std::min(n, at - consumed) : n;
-        });
+        const auto y =
+            run_processor(e, x, { 77, 1000 }, [&](std::size_t consumed, std::size_t n) {
+                if (consumed == at)
+                    e.set_taps(fewer, s);
+                return consumed < at ? std::min(n, at - consumed) : n;
+            });
         const auto want = reference_decimator(xw, M, a, 3, fft_rotator, at / M, &fewer);
-        EXPECT_LE(relative_error(y, one(want)), tolerance) << "fft_rotator=" << fft_rotator;
+        EXPECT_LE(relative_error(y, one(want)), tolerance)
+            << "fft_rotator=" << fft_rotator;
 
         // set_channel at a call boundary.
         const std::size_t sw = M * 1500;
         pfb_decimator_engine<complex> e2(M, a, 1, fft_rotator);
         EXPECT_THROW(e2.set_channel(M, s), std::invalid_argument);
-        const auto y2 = run_processor(e2, x, { 500 }, [&](std::size_t consumed, std::size_t n) {
-            if (consumed == sw)
-                e2.set_channel(6, s);
-            return consumed < sw ? std::min(n, sw - consumed) : n;
-        });
+        const auto y2 =
+            run_processor(e2, x, { 500 }, [&](std::size_t consumed, std::size_t n) {
+                if (consumed == sw)
+                    e2.set_channel(6, s);
+                return consumed < sw ? std::min(n, sw - consumed) : n;
+            });
         const auto w1 = reference_decimator(xw, M, a, 1, fft_rotator);
         const auto w6 = reference_decimator(xw, M, a, 6, fft_rotator);
         std::vector<cd> want2(w1.begin(), w1.begin() + sw / M);
         want2.insert(want2.end(), w6.begin() + sw / M, w6.end());
-        EXPECT_LE(relative_error(y2, one(want2)), tolerance) << "fft_rotator=" << fft_rotator;
+        EXPECT_LE(relative_error(y2, one(want2)), tolerance)
+            << "fft_rotator=" << fft_rotator;
     }
 }
 

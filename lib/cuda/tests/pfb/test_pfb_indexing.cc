@@ -96,7 +96,8 @@ private:
         const int F = shape::tile_columns(d_n);
         const int BY = shape::block_rows(d_n);
         const long long per_block = shape::block_steps(d_n);
-        const long long grid_y = (static_cast<long long>(count) + per_block - 1) / per_block;
+        const long long grid_y =
+            (static_cast<long long>(count) + per_block - 1) / per_block;
         const long long grid_x = (N + F - 1) / F;
         EXPECT_LE(F * BY, shape::threads);
         EXPECT_LE(grid_y, 65535);
@@ -164,15 +165,18 @@ private:
             const int nrows = static_cast<int>(a_last - a_first) + kc + 1;
             EXPECT_LE(static_cast<long long>(nrows) * F, smem_elems)
                 << "N=" << N << " R=" << R << " T=" << T;
-            std::fill(tile.begin(), tile.end(), cd(std::numeric_limits<double>::quiet_NaN()));
+            std::fill(
+                tile.begin(), tile.end(), cd(std::numeric_limits<double>::quiet_NaN()));
             for (int ty = 0; ty < BY; ++ty)
                 for (int cc = 0; cc < F; ++cc) {
                     const int col = bx * F + cc;
                     for (int e = ty * F + cc; e < nrows * F; e += F * BY) {
                         if (e >= smem_elems)
                             throw std::out_of_range("tile store out of shared memory");
-                        tile[e] = col < N ? src(d_history, in, (row_lo + e / F) * N + col - base)
-                                          : cd(0.0);
+                        tile[e] =
+                            col < N
+                                ? src(d_history, in, (row_lo + e / F) * N + col - base)
+                                : cd(0.0);
                     }
                 }
             for (int ty = 0; ty < BY; ++ty)
@@ -189,7 +193,8 @@ private:
                             if (tap >= static_cast<long long>(d_branch.size()))
                                 throw std::out_of_range("tap index");
                             if (e < 0 || e >= nrows * F)
-                                throw std::out_of_range("tile read outside the staged rows");
+                                throw std::out_of_range(
+                                    "tile read outside the staged rows");
                             st.acc[i] += tile[e] * d_branch[tap];
                         }
                     }
@@ -204,7 +209,8 @@ private:
                 const auto& st = th[ty * F + cc];
                 for (int i = 0; i < SPT; ++i)
                     if (st.valid[i]) {
-                        auto& slot = rows.at(step0 + ty + static_cast<long long>(i) * BY).at(p);
+                        auto& slot =
+                            rows.at(step0 + ty + static_cast<long long>(i) * BY).at(p);
                         EXPECT_TRUE(std::isnan(slot.real())) << "slot written twice";
                         slot = st.acc[i];
                     }
@@ -266,12 +272,28 @@ TEST(pfb_indexing, kernel_emulation_matches_gr_filter_loop)
 {
     std::mt19937 rng(7);
     const std::vector<shape_case> cases = {
-        { 2, 1, 7 },      { 2, 2, 9 },       { 3, 1, 10 },     { 3, 3, 4 },
-        { 4, 4.0f / 3, 13 }, { 5, 1, 23 },   { 5, 5, 3 },      { 8, 1, 64 },
-        { 8, 2, 70 },     { 8, 8, 17 },      { 16, 4, 100 },   { 36, 36.0f / 25, 200 },
-        { 36, 1, 37 },    { 36, 2, 1 },      { 64, 1, 64 * 40 + 5 }, { 64, 4, 300 },
-        { 33, 1, 99 },    { 40, 40.0f / 3, 81 }, { 2, 1, 150 },   { 3, 1.5f, 200 },
-        { 1, 1, 5 },      { 36, 36.0f / 7, 109 },
+        { 2, 1, 7 },
+        { 2, 2, 9 },
+        { 3, 1, 10 },
+        { 3, 3, 4 },
+        { 4, 4.0f / 3, 13 },
+        { 5, 1, 23 },
+        { 5, 5, 3 },
+        { 8, 1, 64 },
+        { 8, 2, 70 },
+        { 8, 8, 17 },
+        { 16, 4, 100 },
+        { 36, 36.0f / 25, 200 },
+        { 36, 1, 37 },
+        { 36, 2, 1 },
+        { 64, 1, 64 * 40 + 5 },
+        { 64, 4, 300 },
+        { 33, 1, 99 },
+        { 40, 40.0f / 3, 81 },
+        { 2, 1, 150 },
+        { 3, 1.5f, 200 },
+        { 1, 1, 5 },
+        { 36, 36.0f / 7, 109 },
     };
     for (const auto& c : cases) {
         const int R = gr_rate_ratio(c.N, c.os);
@@ -285,7 +307,8 @@ TEST(pfb_indexing, kernel_emulation_matches_gr_filter_loop)
         const auto want = reference_channelizer(x, c.N, c.os, taps);
         for (const std::size_t chunk : { std::size_t(1) << 20, std::size_t(7) }) {
             bank_emulator em(c.N, taps, R, chunk);
-            const auto got = emulate(em, x, c.N, { 1, 977, 13, std::size_t(R) * 5 + 1, 4096 });
+            const auto got =
+                emulate(em, x, c.N, { 1, 977, 13, std::size_t(R) * 5 + 1, 4096 });
             EXPECT_LT(error_of(got, want), 1e-12)
                 << "N=" << c.N << " os=" << c.os << " ntaps=" << c.ntaps
                 << " chunk=" << chunk;
@@ -297,8 +320,10 @@ TEST(pfb_indexing, kernel_emulation_large_channel_counts)
 {
     // The vector variant's sizes: 32-column tiles, many column blocks, short streams.
     std::mt19937 rng(9);
-    for (const auto& c : std::vector<shape_case>{
-             { 256, 1, 256 * 8 }, { 256, 2, 1000 }, { 1024, 4, 1024 * 3 + 7 }, { 4096, 1, 4096 * 2 + 1 } }) {
+    for (const auto& c : std::vector<shape_case>{ { 256, 1, 256 * 8 },
+                                                  { 256, 2, 1000 },
+                                                  { 1024, 4, 1024 * 3 + 7 },
+                                                  { 4096, 1, 4096 * 2 + 1 } }) {
         const int R = gr_rate_ratio(c.N, c.os);
         const auto taps = random_taps(c.ntaps, rng);
         const std::size_t steps = c.N >= 4096 ? 40 : 70;
@@ -318,7 +343,8 @@ TEST(pfb_indexing, set_taps_trims_history_like_gr_window)
     // Fewer taps per filter after the switch: the trimmed history is the real past,
     // as in gr-filter's window, so no set_history is needed.
     std::mt19937 rng(8);
-    for (const auto& c : std::vector<shape_case>{ { 8, 2, 40 }, { 36, 36.0f / 25, 150 }, { 5, 1, 31 } }) {
+    for (const auto& c :
+         std::vector<shape_case>{ { 8, 2, 40 }, { 36, 36.0f / 25, 150 }, { 5, 1, 31 } }) {
         const int R = gr_rate_ratio(c.N, c.os);
         const auto a = random_taps(c.ntaps, rng);
         const auto b = random_taps(c.ntaps / 2 + 1, rng);
