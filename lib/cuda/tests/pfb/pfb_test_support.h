@@ -19,9 +19,12 @@ namespace gr {
 namespace gpufilter {
 namespace test {
 
-//! Called before each process() call with the input consumed so far; may change the
-//! processor (set_taps, set_history, a channel) and returns the size of the call.
-using call_hook = std::function<std::size_t(std::size_t consumed, std::size_t n)>;
+//! Called before each process() call with the input consumed so far and the stream the
+//! calls are queued on (a setter must get that stream: it orders itself after the
+//! queued calls); may change the processor (set_taps, set_history, a channel) and
+//! returns the size of the call, at most n.
+using call_hook =
+    std::function<std::size_t(std::size_t consumed, std::size_t n, cudaStream_t s)>;
 
 /*!
  * Runs x (In items on the single input port) through p in calls of the given sizes
@@ -60,7 +63,7 @@ run_processor(cuda::processor& p,
     for (std::size_t call = 0; consumed < x.size(); ++call) {
         std::size_t n = std::min(calls[call % calls.size()], x.size() - consumed);
         if (hook)
-            n = std::min(hook(consumed, n), x.size() - consumed);
+            n = std::min(hook(consumed, n, s.get()), x.size() - consumed);
         const std::size_t expected = p.output_count(n);
         EXPECT_LE(expected, p.max_output_count(n));
         for (std::size_t k = 0; k < d_out.size(); ++k)

@@ -204,9 +204,8 @@ TEST_F(pfb_channelizer_test, set_channel_map_mid_stream)
     EXPECT_THROW(e.set_channel_map({ 1, 2 }, nullptr), std::invalid_argument);
     EXPECT_THROW(e.set_channel_map({ 1, 2, 8 }, nullptr), std::invalid_argument);
     const std::size_t switch_at = R * 1000; // a call boundary, 1000 steps done
-    cuda::stream s;
-    const auto y =
-        run_processor(e, x, { 333, 1000 }, [&](std::size_t consumed, std::size_t n) {
+    const auto y = run_processor(
+        e, x, { 333, 1000 }, [&](std::size_t consumed, std::size_t n, cudaStream_t s) {
             if (consumed == switch_at)
                 e.set_channel_map(second, s);
             return consumed < switch_at ? std::min(n, switch_at - consumed) : n;
@@ -255,13 +254,15 @@ TEST_F(pfb_channelizer_test, set_taps_mid_stream)
         {
             const std::size_t at = 400 * R + R / 2;
             pfb_channelizer_engine<complex> e(c.N, a, c.os);
-            cuda::stream s;
-            const auto y = run_processor(
-                e, x, { 97, 1001 }, [&](std::size_t consumed, std::size_t n) {
-                    if (consumed == at)
-                        e.set_taps(fewer, s);
-                    return consumed < at ? std::min(n, at - consumed) : n;
-                });
+            const auto y =
+                run_processor(e,
+                              x,
+                              { 97, 1001 },
+                              [&](std::size_t consumed, std::size_t n, cudaStream_t s) {
+                                  if (consumed == at)
+                                      e.set_taps(fewer, s);
+                                  return consumed < at ? std::min(n, at - consumed) : n;
+                              });
             const auto want = reference_channelizer(
                 xw, c.N, c.os, [&](std::size_t step) -> const std::vector<float>& {
                     return step < at / R ? a : fewer;
@@ -275,21 +276,23 @@ TEST_F(pfb_channelizer_test, set_taps_mid_stream)
             const std::size_t period = std::lcm<std::size_t>(c.N, R); // input samples
             const std::size_t at = (600 * R / period + 1) * period;
             pfb_channelizer_engine<complex> e(c.N, a, c.os);
-            cuda::stream s;
-            const auto y = run_processor(
-                e, x, { 333, 64 }, [&](std::size_t consumed, std::size_t n) {
-                    if (consumed == at) {
-                        e.set_taps(more, s);
-                        const std::size_t H = e.history_items();
-                        std::vector<complex> past(H, complex(0.0f, 0.0f));
-                        for (std::size_t i = 0; i < H; ++i)
-                            if (at + i >= H)
-                                past[i] = x[at + i - H];
-                        const void* host[] = { past.data() };
-                        e.set_history(host, s);
-                    }
-                    return consumed < at ? std::min(n, at - consumed) : n;
-                });
+            const auto y =
+                run_processor(e,
+                              x,
+                              { 333, 64 },
+                              [&](std::size_t consumed, std::size_t n, cudaStream_t s) {
+                                  if (consumed == at) {
+                                      e.set_taps(more, s);
+                                      const std::size_t H = e.history_items();
+                                      std::vector<complex> past(H, complex(0.0f, 0.0f));
+                                      for (std::size_t i = 0; i < H; ++i)
+                                          if (at + i >= H)
+                                              past[i] = x[at + i - H];
+                                      const void* host[] = { past.data() };
+                                      e.set_history(host, s);
+                                  }
+                                  return consumed < at ? std::min(n, at - consumed) : n;
+                              });
             const auto want = reference_channelizer(
                 xw, c.N, c.os, [&](std::size_t step) -> const std::vector<float>& {
                     return step < at / R ? a : more;
@@ -327,9 +330,8 @@ TYPED_TEST(pfb_channelizer_format_test, integer_formats_convert_in_the_load_path
         const std::size_t period = std::lcm<std::size_t>(c.N, R);
         const std::size_t at = (x.size() / 2 / period) * period;
         pfb_channelizer_engine<TypeParam> e2(c.N, taps, c.os);
-        cuda::stream s;
-        const auto y2 =
-            run_processor(e2, x, { 101 }, [&](std::size_t consumed, std::size_t n) {
+        const auto y2 = run_processor(
+            e2, x, { 101 }, [&](std::size_t consumed, std::size_t n, cudaStream_t s) {
                 if (consumed == at) {
                     const std::size_t H = e2.history_items();
                     std::vector<TypeParam> past(H);

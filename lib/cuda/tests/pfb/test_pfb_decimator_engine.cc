@@ -96,9 +96,8 @@ TEST_F(pfb_decimator_test, set_taps_and_set_channel_mid_stream)
         // set_taps with fewer taps per filter, mid-output.
         const std::size_t at = M * 1200 + 3;
         pfb_decimator_engine<complex> e(M, a, 3, fft_rotator);
-        cuda::stream s;
-        const auto y =
-            run_processor(e, x, { 77, 1000 }, [&](std::size_t consumed, std::size_t n) {
+        const auto y = run_processor(
+            e, x, { 77, 1000 }, [&](std::size_t consumed, std::size_t n, cudaStream_t s) {
                 if (consumed == at)
                     e.set_taps(fewer, s);
                 return consumed < at ? std::min(n, at - consumed) : n;
@@ -110,9 +109,9 @@ TEST_F(pfb_decimator_test, set_taps_and_set_channel_mid_stream)
         // set_channel at a call boundary.
         const std::size_t sw = M * 1500;
         pfb_decimator_engine<complex> e2(M, a, 1, fft_rotator);
-        EXPECT_THROW(e2.set_channel(M, s), std::invalid_argument);
-        const auto y2 =
-            run_processor(e2, x, { 500 }, [&](std::size_t consumed, std::size_t n) {
+        EXPECT_THROW(e2.set_channel(M, nullptr), std::invalid_argument);
+        const auto y2 = run_processor(
+            e2, x, { 500 }, [&](std::size_t consumed, std::size_t n, cudaStream_t s) {
                 if (consumed == sw)
                     e2.set_channel(6, s);
                 return consumed < sw ? std::min(n, sw - consumed) : n;
