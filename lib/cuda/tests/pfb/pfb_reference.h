@@ -241,7 +241,13 @@ inline std::vector<cd> reference_decimator(const std::vector<cd>& x,
         for (unsigned j = 0; j < M; ++j)
             branch[j] = in.fir(filters[j], M - 1 - j, static_cast<long long>(i));
         if (use_fft_rotator) {
-            y[i] = backward_dft(branch)[chan];
+            // Bin chan of the backward DFT (only that bin: large M stays cheap).
+            cd acc = 0.0;
+            for (unsigned j = 0; j < M; ++j)
+                acc +=
+                    branch[j] *
+                    std::polar(1.0, 2.0 * M_PI * static_cast<double>((j * chan) % M) / M);
+            y[i] = acc;
         } else {
             cd acc = 0.0;
             for (unsigned j = 0; j < M; ++j)
