@@ -52,6 +52,8 @@ public:
 
     void set_taps(const std::vector<float>& taps, cudaStream_t stream);
     //! The channel from the next call on (gr-filter's set_channel); synchronizes.
+    //! Unlike gr-filter 3.10, whose set_channel leaves d_rotator as built (so there
+    //! it only takes effect with use_fft_rotator), the exp rotator follows too.
     void set_channel(unsigned channel, cudaStream_t stream);
     unsigned channel() const { return d_channel; }
     void reset(cudaStream_t stream) { d_bank.reset(stream); }

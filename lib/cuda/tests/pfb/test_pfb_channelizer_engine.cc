@@ -65,7 +65,7 @@ TEST(pfb_channelizer_parameters, bad_arguments_throw_before_the_gpu)
 TEST_F(pfb_channelizer_test, matches_reference_over_channels_rates_and_taps)
 {
     std::vector<chan_case> cases;
-    for (const unsigned N : { 2u, 3u, 5u, 8u, 16u, 36u, 64u }) {
+    for (const unsigned N : { 1u, 2u, 3u, 5u, 8u, 16u, 36u, 64u }) {
         // Tap counts around multiples of N (1 to 40 taps per filter), and oversample
         // rates N/R for R = N (none), N/2 and 1 where R is an integer.
         std::set<unsigned> rates = { N, 1u };
