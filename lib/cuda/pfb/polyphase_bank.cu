@@ -218,7 +218,10 @@ void polyphase_bank<In>::filter_chunk(const In* d_in,
     if (grid_y > 65535)
         throw std::logic_error("polyphase_bank::filter_chunk: grid too large");
     const dim3 grid(blocks_for(N, F), static_cast<unsigned>(grid_y));
-    pfb_kernels::fir<<<grid, block, pfb_shape::smem_bytes(d_n, d_rate), stream>>>(
+    // One row per step (R == N): the register-blocked inner loop.
+    auto* kernel = d_rate == d_n ? pfb_kernels::fir<device_t<In>, true>
+                                 : pfb_kernels::fir<device_t<In>, false>;
+    kernel<<<grid, block, pfb_shape::smem_bytes(d_n, d_rate), stream>>>(
         view<In>(d_history[d_current].get(), d_history_len, d_in, n),
         d_n,
         d_rate,

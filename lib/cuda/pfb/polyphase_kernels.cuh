@@ -54,10 +54,17 @@ static_assert(sizeof(float2) == 8, "smem_bytes counts 8-byte samples");
  * that read it (about T*N/R of them). Taps are read through the read-only cache
  * (consecutive columns read consecutive branches: coalesced).
  *
+ * A thread computes steps_per_thread consecutive steps of its column. With one row
+ * per step (R == N: every channelizer at oversample rate 1, every decimator) those
+ * steps share their branch and are one row apart: step i, tap k reads row
+ * row0 + i + (kc - (k - k0)). A thread whose steps are all valid then slides a window
+ * of steps_per_thread rows down the column: per tap one shared-memory load and one tap
+ * load serve steps_per_thread multiply-adds (fir_blocked's register blocking).
+ *
  * Output layout: rows[t*N + p], one row of N FFT inputs per step (what a fused
  * in-block FFT would hold in shared memory instead).
  */
-template <class S>
+template <class S, bool one_row_per_step>
 __global__ void __launch_bounds__(threads) fir(source<S> src,
                                                int N,
                                                int R,
@@ -87,7 +94,7 @@ __global__ void __launch_bounds__(threads) fir(source<S> src,
     bool valid[steps_per_thread];
 #pragma unroll
     for (int i = 0; i < steps_per_thread; ++i) {
-        const long long t = threadIdx.y + i * by;
+        const long long t = threadIdx.y * steps_per_thread + i;
         valid[i] = column_ok && t < nblock;
         const long long u = u_first + t * R;
         const long long a = u / N;
@@ -109,6 +116,36 @@ __global__ void __launch_bounds__(threads) fir(source<S> src,
             tile[e] = col < N ? src[(row_lo + e / F) * N + col - base]
                               : make_float2(0.0f, 0.0f);
         __syncthreads();
+        if (one_row_per_step && valid[steps_per_thread - 1]) {
+            static_assert(steps_per_thread == 4, "the window below holds 4 rows");
+            // valid[3] implies valid[0..2]: the steps are consecutive. w_i holds the
+            // row of step i at the current tap; a tap later, step i + 1 reads the row
+            // step i read, so the window shifts by one row per tap.
+            const float* h = branch_taps + branch[0] + static_cast<long long>(k0) * N;
+            const float2* x = tile + (row0[0] + kc) * F + cc;
+            float2 w1 = x[F], w2 = x[2 * F], w3 = x[3 * F];
+            float2 a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+            for (int kk = 0; kk < kc; ++kk) {
+                const float hk = __ldg(h + static_cast<long long>(kk) * N);
+                const float2 w0 = x[-kk * F];
+                a0.x = fmaf(w0.x, hk, a0.x);
+                a0.y = fmaf(w0.y, hk, a0.y);
+                a1.x = fmaf(w1.x, hk, a1.x);
+                a1.y = fmaf(w1.y, hk, a1.y);
+                a2.x = fmaf(w2.x, hk, a2.x);
+                a2.y = fmaf(w2.y, hk, a2.y);
+                a3.x = fmaf(w3.x, hk, a3.x);
+                a3.y = fmaf(w3.y, hk, a3.y);
+                w3 = w2;
+                w2 = w1;
+                w1 = w0;
+            }
+            acc[0] = a0;
+            acc[1] = a1;
+            acc[2] = a2;
+            acc[3] = a3;
+            continue;
+        }
 #pragma unroll
         for (int i = 0; i < steps_per_thread; ++i) {
             if (!valid[i])
@@ -132,7 +169,7 @@ __global__ void __launch_bounds__(threads) fir(source<S> src,
 #pragma unroll
     for (int i = 0; i < steps_per_thread; ++i)
         if (valid[i])
-            rows[(step0 + threadIdx.y + i * by) * N + p] = acc[i];
+            rows[(step0 + threadIdx.y * steps_per_thread + i) * N + p] = acc[i];
 }
 
 //! dst[i] = src[from + i], i < n: the history the next call reads.

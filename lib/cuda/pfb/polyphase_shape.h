@@ -15,7 +15,7 @@ namespace pfb_shape {
 
 // A block is tile_columns(N) consecutive columns (threadIdx.x) by
 // threads / tile_columns(N) rows of threads (threadIdx.y); each thread computes
-// steps_per_thread steps of its column, blockDim.y apart.
+// steps_per_thread consecutive steps of its column.
 constexpr int threads = 256;
 constexpr int steps_per_thread = 4;
 constexpr int tap_chunk = 32; // taps per branch staged at a time

@@ -147,7 +147,7 @@ private:
                 auto& st = th[ty * F + cc];
                 const int j = bx * F + cc;
                 for (int i = 0; i < SPT; ++i) {
-                    const long long t = ty + static_cast<long long>(i) * BY;
+                    const long long t = static_cast<long long>(ty) * SPT + i;
                     st.valid[i] = j < N && t < nblock;
                     const long long u = u_first + t * R;
                     const long long a = u / N;
@@ -179,9 +179,38 @@ private:
                                 : cd(0.0);
                     }
                 }
+            const auto tile_at = [&](long long e) {
+                if (e < 0 || e >= static_cast<long long>(nrows) * F)
+                    throw std::out_of_range("tile read outside the staged rows");
+                return tile[e];
+            };
             for (int ty = 0; ty < BY; ++ty)
                 for (int cc = 0; cc < F; ++cc) {
                     auto& st = th[ty * F + cc];
+                    if (R == N && st.valid[SPT - 1]) {
+                        // The kernel's one-row-per-step window.
+                        ++window_threads;
+                        for (int i = 1; i < SPT; ++i)
+                            if (st.branch[i] != st.branch[0] ||
+                                st.row0[i] != st.row0[0] + i)
+                                throw std::logic_error("steps not one row apart");
+                        const long long x0 = (st.row0[0] + kc) * 1LL * F + cc;
+                        cd w1 = tile_at(x0 + F), w2 = tile_at(x0 + 2 * F),
+                           w3 = tile_at(x0 + 3 * F);
+                        for (int kk = 0; kk < kc; ++kk) {
+                            const double hk =
+                                d_branch.at(st.branch[0] + (k0 + kk) * 1LL * N);
+                            const cd w0 = tile_at(x0 - kk * 1LL * F);
+                            st.acc[0] += w0 * hk;
+                            st.acc[1] += w1 * hk;
+                            st.acc[2] += w2 * hk;
+                            st.acc[3] += w3 * hk;
+                            w3 = w2;
+                            w2 = w1;
+                            w1 = w0;
+                        }
+                        continue;
+                    }
                     for (int i = 0; i < SPT; ++i) {
                         if (!st.valid[i])
                             continue;
@@ -209,8 +238,7 @@ private:
                 const auto& st = th[ty * F + cc];
                 for (int i = 0; i < SPT; ++i)
                     if (st.valid[i]) {
-                        auto& slot =
-                            rows.at(step0 + ty + static_cast<long long>(i) * BY).at(p);
+                        auto& slot = rows.at(step0 + ty * SPT + i).at(p);
                         EXPECT_TRUE(std::isnan(slot.real())) << "slot written twice";
                         slot = st.acc[i];
                     }
@@ -223,6 +251,9 @@ private:
     std::vector<cd> d_history;
     std::size_t d_phase = 0;
     std::uint64_t d_steps = 0;
+
+public:
+    std::size_t window_threads = 0; // thread-chunks that took the R == N window
 };
 
 struct shape_case {
@@ -312,6 +343,9 @@ TEST(pfb_indexing, kernel_emulation_matches_gr_filter_loop)
             EXPECT_LT(error_of(got, want), 1e-12)
                 << "N=" << c.N << " os=" << c.os << " ntaps=" << c.ntaps
                 << " chunk=" << chunk;
+            if (static_cast<unsigned>(R) == c.N) {
+                EXPECT_GT(em.window_threads, 0u) << "N=" << c.N << ": window path unused";
+            }
         }
     }
 }
