@@ -78,10 +78,15 @@ pfb_channelizer_engine<In>::pfb_channelizer_engine(unsigned numchans,
     }
     d_ports.out_item_bytes.assign(d_map.size(), sizeof(complex));
     d_map_dev = device_buffer<int>(d_map.size());
-    GPUFILTER_CHECK(cudaMemcpy(d_map_dev.get(),
-                               d_map.data(),
-                               d_map.size() * sizeof(int),
-                               cudaMemcpyHostToDevice));
+    // On a stream and waited for: a pageable cudaMemcpy may return before its DMA
+    // lands, and process() runs on other (non-blocking) streams.
+    stream s;
+    GPUFILTER_CHECK(cudaMemcpyAsync(d_map_dev.get(),
+                                    d_map.data(),
+                                    d_map.size() * sizeof(int),
+                                    cudaMemcpyHostToDevice,
+                                    s));
+    s.synchronize();
     d_table_host = pinned_buffer<complex*>(ring * d_map.size());
     d_table_dev = device_buffer<complex*>(ring * d_map.size());
 }
