@@ -58,6 +58,9 @@ run_processor(cuda::processor& p,
                                    poisoned.size() * sizeof(complex),
                                    cudaMemcpyHostToDevice));
     }
+    // A pageable cudaMemcpy may return before its DMA lands; the calls run on a
+    // non-blocking stream.
+    GPUFILTER_CHECK(cudaDeviceSynchronize());
     std::size_t consumed = 0, produced = 0;
     std::vector<void*> out_ptrs(d_out.size());
     for (std::size_t call = 0; consumed < x.size(); ++call) {
