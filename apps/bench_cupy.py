@@ -21,18 +21,44 @@ COLUMNS = ("family,type,taps,decimation,implementation,on_gpu,samples,seconds,ms
 FLOP_PER_TAP = {"fff": 2, "ccf": 4, "ccc": 8}  # direct form, 2 FLOP per multiply-add
 
 
-def ints(s):
-    return [int(x) for x in s.split(",") if x]
+def ints(lo, hi):
+    """argparse type: comma-separated integers in [lo, hi]."""
+    def convert(s):
+        try:
+            v = [int(x) for x in s.split(",") if x.strip()]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a list of integers: '{s}'") from None
+        if not v or min(v) < lo or max(v) > hi:
+            raise argparse.ArgumentTypeError(f"'{s}': each must be in [{lo}, {hi}]")
+        return v
+    return convert
+
+
+def one_int(lo, hi):
+    """argparse type: an integer in [lo, hi]."""
+    def convert(s):
+        try:
+            v = int(s)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: '{s}'") from None
+        if not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(f"'{s}': must be in [{lo}, {hi}]")
+        return v
+    return convert
 
 
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--types", default="ccf,fff,ccc")
-    p.add_argument("--taps", type=ints, help="default 16,64,256,1024,4096,16384")
-    p.add_argument("--decimations", type=ints, default=[1, 8])
-    p.add_argument("--samples", type=int, default=1 << 24, help="input samples per call")
-    p.add_argument("--reps", type=int, default=7)
+    p.add_argument("--types", default="ccf,fff,ccc", help="sample types (default: all)")
+    p.add_argument("--taps", type=ints(1, 1 << 16),
+                   help="tap counts (default 16,64,256,1024,4096,16384)")
+    p.add_argument("--decimations", type=ints(1, 1 << 16), default=[1, 8],
+                   help="decimations (default 1,8)")
+    p.add_argument("--samples", type=one_int(1, 1 << 28), default=1 << 24,
+                   help="input samples per call (default 16777216)")
+    p.add_argument("--reps", type=one_int(1, 1000), default=7,
+                   help="timed calls per row; the median is kept (default 7)")
     p.add_argument("--quick", action="store_true", help="tiny sizes (a smoke test)")
     p.add_argument("--csv", help="write the rows here")
     args = p.parse_args()

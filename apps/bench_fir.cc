@@ -4,6 +4,7 @@
 
 #include "bench/bench.h"
 #include <gnuradio/logger.h>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
@@ -62,6 +63,25 @@ std::vector<int> split_ints(const std::string& s, const char* name, int lo, int 
     return v;
 }
 
+// A finite number in [lo, hi] (NaN and infinity are refused: they would make a run
+// that never ends or a ceiling that means nothing).
+double parse_real(const std::string& text, const char* name, double lo, double hi)
+{
+    std::size_t used = 0;
+    double x = 0;
+    try {
+        x = std::stod(text, &used);
+    } catch (const std::exception&) {
+    }
+    if (used != text.size() || text.empty() || !std::isfinite(x) || x < lo || x > hi) {
+        std::ostringstream range;
+        range << name << ": '" << text << "' is not a finite number in [" << lo << ", "
+              << hi << "]";
+        throw std::invalid_argument(range.str());
+    }
+    return x;
+}
+
 void check_names(const std::vector<std::string>& v,
                  const std::set<std::string>& known,
                  const char* name)
@@ -91,13 +111,15 @@ bench::options parse(int argc, char** argv)
             o.types = split(value());
             check_names(o.types, { "ccf", "fff", "ccc" }, "--types");
         } else if (a == "--taps") {
-            o.taps = split_ints(value(), "--taps", 1, 1 << 20);
+            o.taps = split_ints(value(), "--taps", 1, 1 << 16);
             taps_set = true;
         } else if (a == "--decimations") {
             o.decimations = split_ints(value(), "--decimations", 1, 1 << 16);
             decim_set = true;
         } else if (a == "--fft-groups") {
-            o.fft_groups = split(value());
+            const std::string groups = value();
+            split_ints(groups, "--fft-groups", 1, 1 << 30); // checked, kept as text
+            o.fft_groups = split(groups);
         } else if (a == "--kernel-variants") {
             o.kernel_variants = true;
         } else if (a == "--fft-sizes") {
@@ -110,10 +132,10 @@ bench::options parse(int argc, char** argv)
         } else if (a == "--pfb-taps") {
             o.pfb_taps = split_ints(value(), "--pfb-taps", 1, 1 << 12);
         } else if (a == "--seconds") {
-            o.seconds = std::stod(value());
+            o.seconds = parse_real(value(), "--seconds", 1e-3, 3600);
             seconds_set = true;
         } else if (a == "--pcie-gbps") {
-            o.pcie_gbps = std::stod(value());
+            o.pcie_gbps = parse_real(value(), "--pcie-gbps", 0.1, 10000);
         } else if (a == "--csv") {
             o.csv = value();
         } else if (a == "--json") {
@@ -132,8 +154,6 @@ bench::options parse(int argc, char** argv)
         if (!seconds_set)
             o.seconds = 0.02;
     }
-    if (!(o.seconds > 0) || !(o.pcie_gbps > 0))
-        throw std::invalid_argument("--seconds and --pcie-gbps must be positive");
     return o;
 }
 

@@ -23,6 +23,7 @@ from gnuradio import blocks, filter, gr
 
 try:
     from gnuradio import gpufilter
+    from gnuradio.gpufilter import app_args
 except ImportError as e:
     sys.exit(
         "cannot import gnuradio.gpufilter ({}): install the module, or run from the "
@@ -33,6 +34,11 @@ except ImportError as e:
 # as "the same": float32 sums in a different order, over up to thousands of taps.
 TOLERANCE = 1e-4
 SOURCE_LEN = 1 << 16  # samples in the repeated source vector
+# Bounds of the arguments: gr-filter's CPU FIR takes minutes beyond these, and the
+# vector sink keeps every output sample in memory.
+MAX_SAMPLES = 1 << 30
+MAX_TAPS = 65536
+MAX_DECIMATION = 4096
 
 
 def test_signal(n, rng):
@@ -76,28 +82,35 @@ def backend_of(blk):
     return "CPU fallback"
 
 
-def parse_args():
-    p = argparse.ArgumentParser(
+def make_parser():
+    p = app_args.parser(
+        prog="gpufilter_fir_demo.py",
         description="gr-filter vs gr-gpufilter: fir_filter_ccf throughput and agreement",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--samples", type=int, default=4_000_000,
-                   help="input samples per run")
-    p.add_argument("--taps", type=int, nargs="+", default=[63, 1023],
-                   help="tap counts to try (firdes designs odd lengths: an even N "
-                   "becomes N+1)")
-    p.add_argument("--decimation", type=int, default=1, help="decimation of both blocks")
-    p.add_argument("--device", type=int, default=gpufilter.device_auto,
+    p.add_argument("--samples", type=app_args.integer(1, MAX_SAMPLES), default=4_000_000,
+                   help="input samples per run (at most {})".format(MAX_SAMPLES))
+    p.add_argument("--taps", type=app_args.integer(1, MAX_TAPS), nargs="+",
+                   default=[63, 1023],
+                   help="tap counts to try, at most {} (firdes designs odd lengths: an "
+                   "even N becomes N+1)".format(MAX_TAPS))
+    p.add_argument("--decimation", type=app_args.integer(1, MAX_DECIMATION), default=1,
+                   help="decimation of both blocks (at most {})".format(MAX_DECIMATION))
+    p.add_argument("--device", type=app_args.integer(gpufilter.device_cpu), metavar="N",
+                   default=gpufilter.device_auto,
                    help="gpufilter device: CUDA index, {} auto, {} CPU".format(
                        gpufilter.device_auto, gpufilter.device_cpu))
-    p.add_argument("--batch-size", type=int, default=gpufilter.default_batch_size,
-                   help="gpufilter input samples per GPU transfer")
+    p.add_argument("--batch-size", type=app_args.integer(1, 1 << 24),
+                   default=gpufilter.default_batch_size,
+                   help="gpufilter input samples per GPU transfer (at most 16777216)")
+    return p
+
+
+def parse_args():
+    p = make_parser()
     args = p.parse_args()
-    if args.samples < 1:
-        p.error("--samples: must be >= 1")
-    if args.decimation < 1:
-        p.error("--decimation: must be >= 1")
-    if min(args.taps) < 1:
-        p.error("--taps: every count must be >= 1")
+    if args.device >= gpufilter.cuda_device_count():
+        p.error("argument --device: there is no CUDA device {} ({} found)".format(
+            args.device, gpufilter.cuda_device_count()))
     return args
 
 
@@ -164,4 +177,7 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except (RuntimeError, IndexError, ValueError) as e:  # e.g. GPUFILTER_REQUIRE_GPU=1, no GPU
+        sys.exit("gpufilter_fir_demo.py: error: {}".format(e))

@@ -3,32 +3,50 @@
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
 #include <algorithm>
+#include <limits>
 
 namespace gr {
 namespace gpufilter {
 
-batch_gate::batch_gate(gr::block& block, int batch_size, int decimation)
-    : d_block(block),
-      d_batch_size(batch_size),
-      d_batch_outputs(std::max(1, (batch_size + decimation - 1) / decimation))
+batch_gate::batch_gate(gr::block& block, int batch_size, block_rate rate)
+    : d_block(block), d_batch_size(batch_size), d_rate(rate)
 {
-    d_block.set_output_multiple(d_batch_outputs);
+    d_block.set_output_multiple(batch_multiple());
 }
 
-void batch_gate::start() { d_block.set_output_multiple(1); }
+int batch_gate::batch_multiple() const
+{
+    const auto outputs = std::max<std::uint64_t>(1, d_rate.outputs_for(d_batch_size));
+    const auto own = static_cast<std::uint64_t>(d_own_multiple);
+    const auto rounded = (outputs + own - 1) / own * own;
+    return static_cast<int>(std::min<std::uint64_t>(
+        rounded, static_cast<std::uint64_t>(std::numeric_limits<int>::max() / 2)));
+}
 
-void batch_gate::stop() { d_block.set_output_multiple(d_batch_outputs); }
+void batch_gate::set_own_output_multiple(int multiple)
+{
+    d_own_multiple = std::max(1, multiple);
+    d_block.set_output_multiple(batch_multiple());
+}
+
+void batch_gate::start() { d_block.set_output_multiple(d_own_multiple); }
+
+void batch_gate::stop() { d_block.set_output_multiple(batch_multiple()); }
 
 int batch_gate::min_input_items() const
 {
     const auto detail = d_block.detail();
     if (!detail || detail->ninputs() == 0)
         return 0;
-    const auto reader = detail->input(0);
-    if (reader->done()) // upstream finished: flush whatever is left
-        return 0;
+    int room = std::numeric_limits<int>::max();
+    for (int p = 0; p < detail->ninputs(); ++p) {
+        const auto reader = detail->input(p);
+        if (reader->done()) // an upstream block finished: flush whatever is left
+            return 0;
+        room = std::min(room, reader->max_possible_items_available() / 2);
+    }
     const int want = d_batch_size + static_cast<int>(d_block.history()) - 1;
-    return std::min(want, reader->max_possible_items_available() / 2);
+    return std::min(want, room);
 }
 
 } // namespace gpufilter

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "cuda/common/device.h"
+#include "cuda/fir/fir_tuning.h"
 #include "device_selection.h"
 #include <gnuradio/gpufilter/device.h>
+#include <atomic>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -15,7 +17,24 @@ bool gpu_required()
     const char* v = std::getenv("GPUFILTER_REQUIRE_GPU");
     return v && std::string(v) == "1";
 }
+std::atomic<host_transfer> s_host_transfer{ host_transfer::dma_in_place };
 } // namespace
+
+filter_method parse_filter_method(const std::string& name)
+{
+    switch (cuda::parse_fir_method(name)) { // throws, naming `method`
+    case cuda::fir_method::direct:
+        return filter_method::direct;
+    case cuda::fir_method::fft:
+        return filter_method::fft;
+    default:
+        return filter_method::automatic;
+    }
+}
+
+void set_host_transfer(host_transfer mode) { s_host_transfer = mode; }
+
+host_transfer get_host_transfer() { return s_host_transfer; }
 
 int cuda_device_count() { return cuda::device_count(); }
 

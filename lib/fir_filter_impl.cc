@@ -2,28 +2,10 @@
 #include "fir_filter_impl.h"
 #include "parameter_checks.h"
 #include <gnuradio/io_signature.h>
-#include <algorithm>
-#include <stdexcept>
 #include <string>
 
 namespace gr {
 namespace gpufilter {
-
-namespace {
-template <class T>
-constexpr char type_letter()
-{
-    return std::is_same_v<T, float> ? 'f' : 'c';
-}
-
-template <class IN_T, class OUT_T, class TAP_T>
-std::string block_name()
-{
-    return std::string("gpu_fir_filter_") + type_letter<IN_T>() + type_letter<OUT_T>() +
-           type_letter<TAP_T>();
-}
-
-} // namespace
 
 template <class IN_T, class OUT_T, class TAP_T>
 typename fir_filter<IN_T, OUT_T, TAP_T>::sptr
@@ -31,7 +13,7 @@ fir_filter<IN_T, OUT_T, TAP_T>::make(int decimation,
                                      const std::vector<TAP_T>& taps,
                                      int device,
                                      int batch_size,
-                                     const std::string& method)
+                                     filter_method method)
 {
     return gnuradio::make_block_sptr<fir_filter_impl<IN_T, OUT_T, TAP_T>>(
         decimation, taps, device, batch_size, method);
@@ -42,22 +24,19 @@ fir_filter_impl<IN_T, OUT_T, TAP_T>::fir_filter_impl(int decimation,
                                                      const std::vector<TAP_T>& taps,
                                                      int device,
                                                      int batch_size,
-                                                     const std::string& method)
-    : gr::sync_decimator(block_name<IN_T, OUT_T, TAP_T>(),
+                                                     filter_method method)
+    : gr::sync_decimator(std::string("gpu_fir_filter_") +
+                             type_suffix<IN_T, OUT_T, TAP_T>(),
                          gr::io_signature::make(1, 1, sizeof(IN_T)),
                          gr::io_signature::make(1, 1, sizeof(OUT_T)),
                          checked_decimation(decimation)),
-      gpu_block<fir_filter<IN_T, OUT_T, TAP_T>, IN_T, TAP_T>(
+      gpu_block<fir_filter<IN_T, OUT_T, TAP_T>>(
           device,
-          checked_taps(taps),
-          decimation,
+          { 1, static_cast<std::uint64_t>(decimation) },
           checked_batch_size(batch_size),
-          checked_method(method)),
+          backend::make(checked_taps(taps), decimation, method)),
       d_taps(taps)
 {
-    if (!this->d_core.on_gpu())
-        d_cpu =
-            std::make_unique<gr::filter::kernel::fir_filter<IN_T, OUT_T, TAP_T>>(taps);
     this->set_history(taps.size());
 }
 
@@ -68,10 +47,7 @@ void fir_filter_impl<IN_T, OUT_T, TAP_T>::set_taps(const std::vector<TAP_T>& tap
     gr::thread::scoped_lock lock(this->d_setlock);
     // As gr-filter: the filter changes now, the history on the next work() call.
     d_taps = taps;
-    if (d_cpu)
-        d_cpu->set_taps(taps);
-    else
-        this->d_core.gpu().set_taps(taps);
+    backend::set_taps(this->d_core, taps);
     d_updated = true;
 }
 
@@ -93,22 +69,10 @@ int fir_filter_impl<IN_T, OUT_T, TAP_T>::work(int noutput_items,
         this->d_core.history_changed();
         return 0; // the history requirement changed: let the scheduler re-window
     }
-
-    // The window is history() - 1 old samples followed by noutput_items*D new ones.
-    const auto in = static_cast<const IN_T*>(input_items[0]);
-    const auto out = static_cast<OUT_T*>(output_items[0]);
-    const int decimation = this->decimation();
-    const std::size_t nnew = static_cast<std::size_t>(noutput_items) * decimation;
-    this->d_core.note_batch(nnew);
-
-    if (d_cpu) { // gr-filter's own code path, for identical results
-        if (decimation == 1)
-            d_cpu->filterN(out, in, noutput_items);
-        else
-            d_cpu->filterNdec(out, in, noutput_items, decimation);
-        return noutput_items;
-    }
-    return this->d_core.filter(in, nnew, out) ? noutput_items : gr::block::WORK_DONE;
+    return this->d_core.process(input_items,
+                                static_cast<std::size_t>(noutput_items) *
+                                    this->decimation(),
+                                output_items);
 }
 
 template class fir_filter<float, float, float>;

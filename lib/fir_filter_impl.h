@@ -2,23 +2,22 @@
 #ifndef INCLUDED_GPUFILTER_FIR_FILTER_IMPL_H
 #define INCLUDED_GPUFILTER_FIR_FILTER_IMPL_H
 
+#include "fir_backend.h"
 #include "gpu_block.h"
-#include <gnuradio/filter/fir_filter.h>
 #include <gnuradio/gpufilter/fir_filter.h>
-#include <memory>
 
 namespace gr {
 namespace gpufilter {
 
 template <class IN_T, class OUT_T, class TAP_T>
-class fir_filter_impl : public gpu_block<fir_filter<IN_T, OUT_T, TAP_T>, IN_T, TAP_T>
+class fir_filter_impl : public gpu_block<fir_filter<IN_T, OUT_T, TAP_T>>
 {
 public:
     fir_filter_impl(int decimation,
                     const std::vector<TAP_T>& taps,
                     int device,
                     int batch_size,
-                    const std::string& method);
+                    filter_method method);
 
     void set_taps(const std::vector<TAP_T>& taps) override;
     std::vector<TAP_T> taps() const override;
@@ -28,9 +27,8 @@ public:
              gr_vector_void_star& output_items) override;
 
 private:
+    using backend = fir_backend<IN_T, OUT_T, TAP_T>;
     std::vector<TAP_T> d_taps;
-    // On the CPU fallback: gr-filter's own kernel, for identical results.
-    std::unique_ptr<gr::filter::kernel::fir_filter<IN_T, OUT_T, TAP_T>> d_cpu;
     bool d_updated = false; // taps changed: history must follow first
 };
 

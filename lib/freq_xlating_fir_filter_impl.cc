@@ -9,20 +9,6 @@
 namespace gr {
 namespace gpufilter {
 
-namespace {
-template <class T>
-constexpr char type_letter()
-{
-    return std::is_same_v<T, float> ? 'f' : std::is_same_v<T, std::int16_t> ? 's' : 'c';
-}
-
-template <class IN_T, class OUT_T, class TAP_T>
-std::string block_name()
-{
-    return std::string("gpu_freq_xlating_fir_filter_") + type_letter<IN_T>() +
-           type_letter<OUT_T>() + type_letter<TAP_T>();
-}
-} // namespace
 
 template <class IN_T, class OUT_T, class TAP_T>
 typename freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>::sptr
@@ -45,27 +31,27 @@ freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::freq_xlating_fir_filter_impl(
     double sampling_freq,
     int device,
     int batch_size)
-    : gr::sync_decimator(block_name<IN_T, OUT_T, TAP_T>(),
+    : gr::sync_decimator(std::string("gpu_freq_xlating_fir_filter_") +
+                             type_suffix<IN_T, OUT_T, TAP_T>(),
                          gr::io_signature::make(1, 1, sizeof(IN_T)),
                          gr::io_signature::make(1, 1, sizeof(OUT_T)),
                          checked_decimation(decimation)),
-      gpu_block<freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>, IN_T, gr_complex>(
+      gpu_block<freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>>(
           device,
-          std::vector<gr_complex>(checked_taps(taps).size()),
-          decimation,
-          checked_batch_size(batch_size)),
+          { 1, static_cast<std::uint64_t>(decimation) },
+          checked_batch_size(batch_size),
+          backend::make(std::vector<gr_complex>(checked_taps(taps).size()),
+                        decimation,
+                        filter_method::automatic)),
       d_proto_taps(taps),
       d_center_freq(center_freq),
       d_sampling_freq(checked_sampling_freq(sampling_freq))
 {
     // Short input goes to the GPU as int16 and is widened there: half the PCIe
     // traffic of converting on the host, and the conversion is free in the FIR's tile
-    // load. The engines start with any taps of the right length; build_composite_fir()
-    // then sets the real ones and the rotation, as at every retune.
-    if (!this->d_core.on_gpu())
-        d_cpu = std::make_unique<
-            gr::filter::kernel::fir_filter<IN_T, gr_complex, gr_complex>>(
-            std::vector<gr_complex>(d_proto_taps.size()));
+    // load. The filter starts with any taps of the right length;
+    // build_composite_fir() then sets the real ones and the rotation, as at every
+    // retune.
     this->set_history(d_proto_taps.size());
     build_composite_fir();
 
@@ -75,21 +61,12 @@ freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::freq_xlating_fir_filter_impl(
 }
 
 template <class IN_T, class OUT_T, class TAP_T>
-cuda::rotation freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::next_rotation() const
-{
-    if (!d_cpu)
-        return this->d_core.gpu().next_rotation();
-    return { cuda::phase_cycles(d_cpu_rotation, d_cpu_outputs),
-             d_cpu_rotation.step_cycles };
-}
-
-template <class IN_T, class OUT_T, class TAP_T>
 void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::build_composite_fir()
 {
     const auto ctaps =
         xlating_bandpass_taps(d_proto_taps, d_center_freq, d_sampling_freq);
     // The phase the next output gets, plus gr-filter's retune jump; then the new step.
-    cuda::rotation r = next_rotation();
+    cuda::rotation r = backend::next_rotation(this->d_core);
     r.start_cycles =
         cuda::wrap_cycles(r.start_cycles + xlating_retune_cycles(d_center_freq,
                                                                  d_prev_center_freq,
@@ -97,14 +74,8 @@ void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::build_composite_fir()
                                                                  d_proto_taps.size()));
     r.step_cycles =
         xlating_step_cycles(d_center_freq, d_sampling_freq, this->decimation());
-    if (!d_cpu) {
-        this->d_core.gpu().set_taps(ctaps);
-        this->d_core.gpu().set_rotation(r);
-    } else {
-        d_cpu->set_taps(ctaps);
-        d_cpu_rotation = r;
-        d_cpu_outputs = 0;
-    }
+    backend::set_taps(this->d_core, ctaps);
+    backend::set_rotation(this->d_core, r);
     d_prev_center_freq = d_center_freq;
 }
 
@@ -161,8 +132,6 @@ int freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::work(
     gr_vector_void_star& output_items)
 {
     gr::thread::scoped_lock lock(this->d_setlock);
-    const auto in = static_cast<const IN_T*>(input_items[0]);
-    const auto out = static_cast<gr_complex*>(output_items[0]);
     const int decimation = this->decimation();
     if (d_updated) { // as gr-filter: rebuild, tag, and let the history settle
         this->set_history(d_proto_taps.size());
@@ -179,18 +148,8 @@ int freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::work(
         return 0;
     }
 
-    const std::size_t nnew = static_cast<std::size_t>(noutput_items) * decimation;
-    this->d_core.note_batch(nnew);
-    if (d_cpu) { // gr-filter's own FIR kernel, then the count-derived rotation
-        if (decimation == 1)
-            d_cpu->filterN(out, in, noutput_items);
-        else
-            d_cpu->filterNdec(out, in, noutput_items, decimation);
-        rotate_outputs(out, noutput_items, d_cpu_rotation, d_cpu_outputs);
-        d_cpu_outputs += noutput_items;
-        return noutput_items;
-    }
-    return this->d_core.filter(in, nnew, out) ? noutput_items : gr::block::WORK_DONE;
+    return this->d_core.process(
+        input_items, static_cast<std::size_t>(noutput_items) * decimation, output_items);
 }
 
 template class freq_xlating_fir_filter<gr_complex, gr_complex, gr_complex>;

@@ -2,18 +2,17 @@
 #ifndef INCLUDED_GPUFILTER_FREQ_XLATING_FIR_FILTER_IMPL_H
 #define INCLUDED_GPUFILTER_FREQ_XLATING_FIR_FILTER_IMPL_H
 
+#include "fir_backend.h"
 #include "gpu_block.h"
-#include <gnuradio/filter/fir_filter.h>
 #include <gnuradio/gpufilter/freq_xlating_fir_filter.h>
 #include <pmt/pmt.h>
-#include <memory>
 
 namespace gr {
 namespace gpufilter {
 
 template <class IN_T, class OUT_T, class TAP_T>
 class freq_xlating_fir_filter_impl
-    : public gpu_block<freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>, IN_T, gr_complex>
+    : public gpu_block<freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>>
 {
 public:
     freq_xlating_fir_filter_impl(int decimation,
@@ -35,18 +34,15 @@ public:
 private:
     void handle_set_center_freq(const pmt::pmt_t& msg);
     void build_composite_fir(); // gr-filter's name: new band-pass taps and rotation
-    cuda::rotation next_rotation() const;
 
     // Staged by the setters (under d_setlock), applied by work() as in gr-filter.
     std::vector<TAP_T> d_proto_taps;
     double d_center_freq;
     double d_prev_center_freq = 0.0; // gr-filter's rotator starts "from 0 Hz"
     const double d_sampling_freq;
-    // Exactly one of the two computes. The GPU engine keeps its own rotation state;
-    // the CPU path keeps it here, and both derive the phase from an output count.
-    std::unique_ptr<gr::filter::kernel::fir_filter<IN_T, gr_complex, gr_complex>> d_cpu;
-    cuda::rotation d_cpu_rotation;
-    uint64_t d_cpu_outputs = 0; // outputs rotated since d_cpu_rotation was set
+    // A complex band-pass FIR whose outputs rotate: one GPU pass, or gr-filter's
+    // kernel and the same count-derived rotation on the CPU.
+    using backend = fir_backend<IN_T, gr_complex, gr_complex>;
     bool d_updated = false;
 };
 

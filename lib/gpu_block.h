@@ -2,22 +2,20 @@
 #ifndef INCLUDED_GPUFILTER_GPU_BLOCK_H
 #define INCLUDED_GPUFILTER_GPU_BLOCK_H
 
-#include "device_selection.h"
-#include "gpu_block_core.h"
+#include "block_core.h"
 #include <string>
-#include <vector>
 
 namespace gr {
 namespace gpufilter {
 
 /*!
- * \brief The base of every FIR-based block implementation: the public block class
- * (Public, e.g. fir_filter<...>) plus its gpu_block_core, with the parts that are the
- * same for every block written once: device selection, the gpu_options accessors,
- * and start/stop/forecast. A block derives from it, initialises GNU Radio's virtual
- * base (sync_block or sync_decimator) itself, and keeps only its own work().
+ * \brief The base of every block implementation: the public block class (Public,
+ * e.g. fir_filter<...>) plus its block_core, with the gpu_options accessors and
+ * start/stop/forecast written once. A block derives from it, initialises GNU Radio's
+ * virtual base (sync_block, sync_decimator, ...) itself, and keeps only its setters
+ * and a work() of a few lines.
  */
-template <class Public, class In, class Tap>
+template <class Public>
 class gpu_block : public Public
 {
 public:
@@ -25,7 +23,7 @@ public:
     int device() const override { return d_core.device(); }
     int batch_size() const override { return d_core.batch_size(); }
     uint64_t largest_batch() const override { return d_core.largest_batch(); }
-    std::string fir_method() const override { return d_core.fir_method(); }
+    std::string fir_method() const override { return d_core.method(); }
 
     bool start() override
     {
@@ -46,21 +44,14 @@ protected:
     //! GNU Radio's virtual base is built first (by the most derived class), so the
     //! block and its logger exist here. `device` is the make() argument.
     gpu_block(int device,
-              const std::vector<Tap>& gpu_taps,
-              int decimation,
+              block_rate rate,
               int batch_size,
-              const std::string& method = "auto")
-        : d_core(*this,
-                 this->d_logger,
-                 select_device(device, this->d_logger),
-                 gpu_taps,
-                 decimation,
-                 batch_size,
-                 method)
+              const block_core::backends& make)
+        : d_core(*this, this->d_logger, device, rate, batch_size, make)
     {
     }
 
-    gpu_block_core<In, Tap> d_core;
+    block_core d_core;
 };
 
 } // namespace gpufilter

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "fir_backend.h"
 #include "hilbert_fc_impl.h"
 #include "parameter_checks.h"
 #include <gnuradio/filter/firdes.h>
@@ -27,6 +28,36 @@ std::vector<gr_complex> analytic_taps(const std::vector<float>& hilb)
         taps[m] = gr_complex(m == hilb.size() / 2 ? 1.0f : 0.0f, hilb[m]);
     return taps;
 }
+
+//! gr-filter's hilbert_fc work(): the delayed input, and the Hilbert filter.
+class hilbert_cpu_kernel final : public cpu_kernel
+{
+public:
+    hilbert_cpu_kernel(const std::vector<float>& hilb) : d_fir(hilb) {}
+    std::size_t
+    process(const void* const* windows, std::size_t nnew, void* const* out) override
+    {
+        const auto in = static_cast<const float*>(windows[0]);
+        const auto y = static_cast<gr_complex*>(out[0]);
+        const std::size_t delay = d_fir.ntaps() / 2;
+        for (std::size_t i = 0; i < nnew; i++)
+            y[i] = gr_complex(in[i + delay], d_fir.filter(&in[i]));
+        return nnew;
+    }
+
+private:
+    gr::filter::kernel::fir_filter<float, float, float> d_fir;
+};
+
+//! The GPU's complex-tap FIR, always the direct form (the real part stays the delayed
+//! input, bit for bit), and gr-filter's own kernel on the CPU.
+block_core::backends hilbert_backends(const std::vector<float>& hilb)
+{
+    auto make = fir_backend<float, gr_complex, gr_complex>::make(
+        analytic_taps(hilb), 1, filter_method::direct);
+    make.cpu = [hilb] { return std::make_unique<hilbert_cpu_kernel>(hilb); };
+    return make;
+}
 } // namespace
 
 hilbert_fc::sptr hilbert_fc::make(unsigned int ntaps,
@@ -47,19 +78,14 @@ hilbert_fc_impl::hilbert_fc_impl(unsigned int ntaps,
     : gr::sync_block("gpu_hilbert_fc",
                      gr::io_signature::make(1, 1, sizeof(float)),
                      gr::io_signature::make(1, 1, sizeof(gr_complex))),
-      // The direct form always: the real part stays the delayed input, bit for bit.
-      gpu_block<hilbert_fc, float, gr_complex>(
-          device,
-          analytic_taps(gr::filter::firdes::hilbert(checked_ntaps(ntaps), window, param)),
-          1,
-          checked_batch_size(batch_size),
-          "direct"),
+      gpu_block<hilbert_fc>(device,
+                            { 1, 1 },
+                            checked_batch_size(batch_size),
+                            hilbert_backends(gr::filter::firdes::hilbert(
+                                checked_ntaps(ntaps), window, param))),
       d_ntaps(checked_ntaps(ntaps)),
       d_hilb(gr::filter::firdes::hilbert(d_ntaps, window, param))
 {
-    if (!d_core.on_gpu())
-        d_cpu =
-            std::make_unique<gr::filter::kernel::fir_filter<float, float, float>>(d_hilb);
     set_history(d_ntaps);
 }
 
@@ -67,17 +93,7 @@ int hilbert_fc_impl::work(int noutput_items,
                           gr_vector_const_void_star& input_items,
                           gr_vector_void_star& output_items)
 {
-    const auto in = static_cast<const float*>(input_items[0]);
-    const auto out = static_cast<gr_complex*>(output_items[0]);
-    d_core.note_batch(noutput_items);
-
-    if (d_cpu) { // gr-filter's hilbert_fc work(), for identical results
-        for (int i = 0; i < noutput_items; i++)
-            out[i] = gr_complex(in[i + d_ntaps / 2], d_cpu->filter(&in[i]));
-        return noutput_items;
-    }
-
-    return d_core.filter(in, noutput_items, out) ? noutput_items : gr::block::WORK_DONE;
+    return d_core.process(input_items, noutput_items, output_items);
 }
 
 } // namespace gpufilter

@@ -3,14 +3,12 @@
 #define INCLUDED_GPUFILTER_HILBERT_FC_IMPL_H
 
 #include "gpu_block.h"
-#include <gnuradio/filter/fir_filter.h>
 #include <gnuradio/gpufilter/hilbert_fc.h>
-#include <memory>
 
 namespace gr {
 namespace gpufilter {
 
-class hilbert_fc_impl : public gpu_block<hilbert_fc, float, gr_complex>
+class hilbert_fc_impl : public gpu_block<hilbert_fc>
 {
 public:
     hilbert_fc_impl(unsigned int ntaps,
@@ -28,8 +26,6 @@ public:
 private:
     const unsigned int d_ntaps; // odd, as in gr-filter
     const std::vector<float> d_hilb;
-    // GPU: one complex-tap FIR gives both parts. CPU: gr-filter's own work().
-    std::unique_ptr<gr::filter::kernel::fir_filter<float, float, float>> d_cpu;
 };
 
 } // namespace gpufilter

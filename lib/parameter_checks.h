@@ -6,6 +6,7 @@
 // naming the parameter and its value (Python: ValueError), and returns its argument
 // so it can be used in a constructor's initializer list.
 
+#include <type_traits>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -46,13 +47,17 @@ inline double checked_sampling_freq(double sampling_freq)
     return sampling_freq;
 }
 
-//! The FIR algorithm a block is asked for (the CPU fallback checks it too).
-inline const std::string& checked_method(const std::string& method)
+//! gr-filter's type suffix of a block: input, output, taps ("ccf", "scc", ...).
+template <class IN_T, class OUT_T, class TAP_T>
+std::string type_suffix()
 {
-    if (method != "auto" && method != "direct" && method != "fft")
-        throw std::invalid_argument(
-            "method: must be \"auto\", \"direct\" or \"fft\", got \"" + method + "\"");
-    return method;
+    auto letter = [](auto type) {
+        using T = typename decltype(type)::type;
+        return std::is_same_v<T, float> ? 'f' : std::is_same_v<T, short> ? 's' : 'c';
+    };
+    return { letter(std::common_type<IN_T>{}),
+             letter(std::common_type<OUT_T>{}),
+             letter(std::common_type<TAP_T>{}) };
 }
 
 } // namespace gpufilter

@@ -1,73 +1,160 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Runs on the GPU host (through the device tool) from a copy of the repository that
-# carries .gpu/gr-runtime.tar.xz: every test with GPUFILTER_REQUIRE_GPU=1, then the
-# demo. Logs go to $OUT (or /tmp/gpufilter-out).
-# Usage: gpu_host_check.sh [tests|demo|all]
-#        gpu_host_check.sh bench [bench_fir options]   (not part of all: minutes long)
-#        gpu_host_check.sh fm   (not part of all: minutes long) the FM receiver on both
-#        chains and its benchmark; draw the plot elsewhere from the CSV if this host has
-#        no matplotlib:
-#   apps/gpufilter_fm_rx --plot-from fm_bench_classic.csv --plot docs/fm_receiver_classic.png
+# Checks and benchmarks on a machine with an NVIDIA GPU, from a checkout of this
+# repository. Every test runs with GPUFILTER_REQUIRE_GPU=1, so a missing GPU is a
+# failure, not a silent CPU run. See docs/benchmarks.md ("Running it").
+#
+# Usage: scripts/gpu_host_check.sh [--out DIR] [--build DIR] [--python PY] MODE [args]
+#   MODE  tests  the whole test suite with GPUFILTER_REQUIRE_GPU=1
+#         demo   apps/gpufilter_fir_demo.py
+#         all    tests, then demo
+#         fm     the FM receiver on both chains, then its benchmark (minutes)
+#         bench  bench_fir (args after "bench" go to it), then apps/bench_cupy.py and
+#                the plots (minutes)
+#   --out DIR     where logs, CSVs and plots go (default: the folder in the
+#                 environment variable OUT when it is set, else
+#                 ./gpu_host_check_out)
+#   --build DIR   the build to check (default: build/, as scripts/quickstart.sh makes it)
+#   --python PY   the Python that has CuPy, for bench_cupy.py (default: the first
+#                 python3 on PATH that can import cupy; none: no CuPy rows)
+#
+# Where the machine has no GNU Radio, a GNU Radio runtime bundle packed by
+# scripts/stage_for_gpu_host.sh (.gpu/gr-runtime.tar.xz in the checkout) is unpacked
+# into /tmp (or $GPUFILTER_BUNDLE_DIR) and used instead of --build: see
+# docs/developing.md.
 set -uo pipefail
-what="${1:-all}"
-[ $# -gt 0 ] && shift
-out="${OUT:-/tmp/gpufilter-out}"
-mkdir -p "$out"
-tar xJf .gpu/gr-runtime.tar.xz -C /tmp
-# shellcheck disable=SC1091
-source /tmp/gr-runtime/env.sh
+
+usage() {
+    sed -n '7,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    exit "${1:-2}"
+}
+
+out=${OUT:-$PWD/gpu_host_check_out}
+build=
+cupy_python=${GPUFILTER_CUPY_PYTHON:-}
+while [[ $# -gt 0 ]]; do
+    case $1 in
+    --out) [[ $# -ge 2 ]] || usage; out=$2; shift 2 ;;
+    --build) [[ $# -ge 2 ]] || usage; build=$2; shift 2 ;;
+    --python) [[ $# -ge 2 ]] || usage; cupy_python=$2; shift 2 ;;
+    -h | --help) usage 0 ;;
+    -*) echo "gpu_host_check: unknown option $1" >&2; usage ;;
+    *) break ;;
+    esac
+done
+what=${1:-all}
+[[ $# -gt 0 ]] && shift
+case $what in
+tests | demo | all | fm | bench) ;;
+*) echo "gpu_host_check: unknown mode '$what'" >&2; usage ;;
+esac
+# Paths given relative to where this was started, before moving to the checkout.
+mkdir -p "$out" || exit 1
+out=$(cd "$out" && pwd)
+if [[ -n $build ]]; then
+    build=$(cd "$build" 2>/dev/null && pwd) || {
+        echo "gpu_host_check: --build: no such directory" >&2
+        exit 2
+    }
+fi
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+build=${build:-$PWD/build}
+echo "gpu_host_check $what: logs in $out"
+
+# Before the bundle's environment changes PYTHONPATH and LD_LIBRARY_PATH: the Python
+# with CuPy (it must not see GNU Radio's bundled libraries).
+if [[ -z $cupy_python && $what == bench ]]; then
+    while read -r candidate; do
+        if env -u LD_LIBRARY_PATH -u PYTHONPATH "$candidate" -c "import cupy" 2>/dev/null; then
+            cupy_python=$candidate
+            break
+        fi
+    done < <(type -a -p python3 2>/dev/null)
+fi
+
+if [[ -f .gpu/gr-runtime.tar.xz ]]; then
+    # A staged bundle: GNU Radio, this build installed, and the test binaries.
+    unpack=${GPUFILTER_BUNDLE_DIR:-/tmp}
+    tar xJf .gpu/gr-runtime.tar.xz -C "$unpack" || exit 1
+    bundle=$unpack/gr-runtime
+    # shellcheck disable=SC1091
+    source "$bundle/env.sh"
+    bench_fir=bench_fir
+else
+    bundle=
+    [[ -f $build/CMakeCache.txt ]] || {
+        echo "gpu_host_check: no build in $build: run scripts/quickstart.sh test first, \
+or give --build DIR" >&2
+        exit 1
+    }
+    export PYTHONPATH=$build/test_modules${PYTHONPATH:+:$PYTHONPATH}
+    export LD_LIBRARY_PATH=$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    bench_fir=$build/apps/bench_fir
+fi
+python=python3
+[[ -x /usr/bin/python3 && -z $bundle ]] && python=/usr/bin/python3 # GNU Radio's Python
 export GPUFILTER_REQUIRE_GPU=1 PYTHONUNBUFFERED=1
 status=0
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm \
-    --format=csv | tee "$out/gpu.txt"
+    --format=csv | tee "$out/gpu.txt" || status=1
 
-if [ "$what" = tests ] || [ "$what" = all ]; then
-    for t in /tmp/gr-runtime/stage/bin/test_*; do
-        echo "== $t"
-        "$t" 2>&1 | tee "$out/$(basename "$t").log" | tail -4
-        [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-    done
-    echo "== python QA"
-    python3 -m unittest discover -s python/gpufilter -p 'qa_*.py' -v >"$out/python_qa.log" 2>&1 \
-        || status=1
-    grep -E "^(Ran|OK|FAILED)|ERROR:|FAIL:" "$out/python_qa.log"
+if [[ $what == tests || $what == all ]]; then
+    if [[ -n $bundle ]]; then
+        for t in "$bundle"/stage/bin/test_*; do
+            echo "== $t"
+            "$t" 2>&1 | tee "$out/$(basename "$t").log" | tail -4
+            [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+        done
+        echo "== python QA"
+        "$python" -m unittest discover -s python/gpufilter -p 'qa_*.py' -v \
+            >"$out/python_qa.log" 2>&1 || status=1
+        grep -E "^(Ran|OK|FAILED)|ERROR:|FAIL:" "$out/python_qa.log"
+    else
+        echo "== ctest in $build"
+        (cd "$build" && ctest --output-on-failure) >"$out/ctest.log" 2>&1 || status=1
+        tail -3 "$out/ctest.log"
+    fi
 fi
 
-if [ "$what" = demo ] || [ "$what" = all ]; then
-    for demo in apps/gpufilter_fir_demo.py; do
-        [ -f "$demo" ] || continue
-        echo "== $demo"
-        python3 "$demo" 2>&1 | tee "$out/demo.log" || status=1
-    done
+if [[ $what == demo || $what == all ]]; then
+    echo "== apps/gpufilter_fir_demo.py"
+    "$python" apps/gpufilter_fir_demo.py 2>&1 | tee "$out/demo.log"
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 fi
-if [ "$what" = fm ]; then
+
+if [[ $what == fm ]]; then
     for chain in wbfm classic; do
         echo "== FM receiver, $chain chain"
-        python3 apps/gpufilter_fm_rx --chain "$chain" --seconds 10 --progress 2 \
-            --wav "$out/fm_$chain.wav" 2>&1 | tee "$out/fm_rx_$chain.log" || status=1
+        "$python" apps/gpufilter_fm_rx --chain "$chain" --seconds 10 --progress 2 \
+            --wav "$out/fm_$chain.wav" 2>&1 | tee "$out/fm_rx_$chain.log"
+        [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
     done
     echo "== FM receiver benchmark (classic chain)"
-    python3 apps/gpufilter_fm_rx --benchmark --chain classic --csv "$out/fm_bench_classic.csv" \
-        --plot "$out/fm_bench_classic.png" 2>&1 | tee "$out/fm_bench_classic.log" || status=1
+    "$python" apps/gpufilter_fm_rx --benchmark --chain classic \
+        --csv "$out/fm_bench_classic.csv" --plot "$out/fm_bench_classic.png" 2>&1 |
+        tee "$out/fm_bench_classic.log"
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+    # Without matplotlib here, plot elsewhere from the CSV:
+    #   apps/gpufilter_fm_rx --plot-from fm_bench_classic.csv --plot fm_receiver_classic.png
 fi
-if [ "$what" = bench ]; then
-    # bench_fir: every family, table on stdout, CSV and JSON for docs/benchmarks.md.
+
+if [[ $what == bench ]]; then
     echo "== bench_fir $*"
-    bench_fir --csv "$out/bench_fir.csv" --json "$out/bench_fir.json" "$@" 2>&1 |
+    "$bench_fir" --csv "$out/bench_fir.csv" --json "$out/bench_fir.json" "$@" 2>&1 |
         tee "$out/bench_fir.log"
-    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-    # CuPy lives in the host's own Python, which must not see the bundle's libraries.
-    cupy_python=/opt/torch/.venv/bin/python3
-    [ -x "$cupy_python" ] || cupy_python=python3
-    echo "== bench_cupy.py ($cupy_python)"
-    env -u LD_LIBRARY_PATH -u PYTHONPATH "$cupy_python" apps/bench_cupy.py \
-        --csv "$out/bench_cupy.csv" 2>&1 | tee "$out/bench_cupy.log"
-    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-    # Plots where matplotlib exists (the bundle has none); otherwise plot from the CSVs
-    # on the build machine.
-    env -u LD_LIBRARY_PATH -u PYTHONPATH "$cupy_python" apps/plot_benchmarks.py \
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+    if [[ -n $cupy_python ]]; then
+        echo "== apps/bench_cupy.py ($cupy_python)"
+        env -u LD_LIBRARY_PATH -u PYTHONPATH "$cupy_python" apps/bench_cupy.py \
+            --csv "$out/bench_cupy.csv" 2>&1 | tee "$out/bench_cupy.log"
+        [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+    else
+        echo "== no Python with CuPy on PATH (give --python PY): no CuPy rows"
+    fi
+    # Plots where matplotlib exists; otherwise plot from the CSVs on another machine.
+    plot_python=${cupy_python:-python3}
+    env -u LD_LIBRARY_PATH -u PYTHONPATH "$plot_python" apps/plot_benchmarks.py \
         "$out"/bench_*.csv --out "$out/plots" || echo "(no plots here: see above)"
 fi
 echo "gpu_host_check: exit status $status"

@@ -8,6 +8,9 @@
 #                                                (apps/gpufilter_fm_rx) on the built-in
 #                                                FM band: writes build/fm_demo.wav
 #   scripts/quickstart.sh test [ctest options]  build, then the whole ctest suite
+#   scripts/quickstart.sh grc [files.grc]       build, then GNU Radio Companion with
+#                                                this build's blocks (default: opens
+#                                                apps/fm_receiver.grc); needs a display
 #
 # Safe to run again: packages already there are not reinstalled, and build/ is reused.
 # Environment:
@@ -24,6 +27,8 @@ usage() {
 usage: scripts/quickstart.sh demo [receiver options]  build, then receive a station of
                                                      the built-in FM band into a WAV
        scripts/quickstart.sh test [ctest options]  build, then run the test suite
+       scripts/quickstart.sh grc [files.grc]       build, then open GNU Radio Companion
+                                                   with this build's blocks
 USAGE
     exit 2
 }
@@ -38,7 +43,7 @@ die() {
 command_name=$1
 shift
 case "$command_name" in
-demo | test) ;;
+demo | test | grc) ;;
 -h | --help | help) usage ;;
 *) printf 'quickstart: unknown command "%s"\n' "$command_name" >&2 && usage ;;
 esac
@@ -59,6 +64,14 @@ packages=(
     pybind11-dev python3-pybind11 python3-numpy python3-pygccxml castxml
     libgtest-dev clang-format python3-matplotlib
 )
+# GNU Radio Companion's window: GTK 3 through GObject introspection. Debian's gnuradio
+# package does not depend on gir1.2-gtk-3.0, so a GNU Radio installed without it
+# fails to start GRC ("Namespace Gtk not available").
+if [[ $command_name == grc ]]; then
+    packages+=(gir1.2-gtk-3.0 python3-gi-cairo)
+    [[ -n ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]] || die "GNU Radio Companion needs a \
+display: run this in a desktop session (or with ssh -X), where DISPLAY is set"
+fi
 
 step "Checking Debian packages"
 [[ -r /etc/debian_version ]] || die "this script is for Debian 12 (no /etc/debian_version)"
@@ -115,6 +128,16 @@ demo)
     "$python" "$repo_root/apps/gpufilter_fm_rx" --seconds 5 --offset 300e3 \
         --wav "$build_dir/fm_demo.wav" "$@"
     step "Done: listen to the WAV above (e.g. aplay), or run with --help for more"
+    ;;
+grc)
+    # No install needed: GRC reads the block descriptions from grc/, and the flowgraphs
+    # it runs import the module and its library from the build tree.
+    step "Starting GNU Radio Companion with the blocks of this build (GPU Filters)"
+    export GRC_BLOCKS_PATH=$repo_root/grc${GRC_BLOCKS_PATH:+:$GRC_BLOCKS_PATH}
+    export PYTHONPATH=$build_dir/test_modules${PYTHONPATH:+:$PYTHONPATH}
+    export LD_LIBRARY_PATH=$build_dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    [[ $# -gt 0 ]] || set -- "$repo_root/apps/fm_receiver.grc"
+    exec gnuradio-companion "$@"
     ;;
 test)
     step "Running the test suite (ctest) in $build_dir"

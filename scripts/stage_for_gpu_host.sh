@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Builds for the GPU host (sm_90 by default) and packs GNU Radio's runtime plus this
-# build into .gpu/gr-runtime.tar.xz, which scripts/gpu_host_check.sh unpacks there.
+# For a GPU machine without GNU Radio (docs/developing.md): builds for its GPU
+# (CUDA_ARCH, default 90) and packs Debian's GNU Radio runtime plus this build into
+# .gpu/gr-runtime.tar.xz, which scripts/gpu_host_check.sh unpacks there. Needs the
+# runtime packer in ../shared/gr-runtime, beside this checkout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 arch="${CUDA_ARCH:-90}"
+pack=../shared/gr-runtime/pack
+[[ -x $pack ]] || { echo "stage_for_gpu_host: no runtime packer at $pack" >&2; exit 1; }
 build=.gpu/build
 cmake -S . -B "$build" -DCMAKE_CUDA_ARCHITECTURES="$arch" \
     -DPYTHON_EXECUTABLE=/usr/bin/python3 -DCMAKE_INSTALL_PREFIX=/usr/local >/dev/null
@@ -15,5 +19,9 @@ cmake --install "$build" --prefix "$PWD/.gpu/stage" >/dev/null
 mkdir -p .gpu/stage/bin
 find "$build" -maxdepth 4 -type f -executable \( -name 'test_*' -o -name 'bench_*' \) \
     -exec cp {} .gpu/stage/bin/ \;
+# The test suite's fault-injection module (built for tests, never installed) goes
+# beside the staged gnuradio package, where the Python tests import it from.
+module_dir=$(find .gpu/stage -type d -path '*/gnuradio/gpufilter' | head -1)
+cp "$build"/test_modules/gpufilter_test_hooks*.so "$(dirname "$(dirname "$module_dir")")/"
 ../shared/gr-runtime/pack --stage .gpu/stage --out .gpu/gr-runtime.tar.xz
 ls -la .gpu/gr-runtime.tar.xz

@@ -8,6 +8,7 @@
 #include "common/resources.h"
 #include "fir/fft_fir_engine.h"
 #include "fir/fir_engine.h"
+#include "fir/fir_tuning.h"
 #include "flowgraph_timer.h"
 #include <type_traits>
 #include <algorithm>
@@ -19,32 +20,27 @@ namespace bench {
 namespace cuda = gr::gpufilter::cuda;
 namespace {
 
-//! Sets one environment variable (e.g. a kernel choice read by an engine) for a scope.
-class scoped_env
+//! Sets the engines' tuning for a scope: engines copy it when they are made.
+class scoped_tuning
 {
 public:
-    scoped_env(const char* name, const char* value) : d_name(name ? name : "")
+    explicit scoped_tuning(const cuda::fir_tuning& t) : d_old(cuda::default_fir_tuning())
     {
-        if (!name)
-            return;
-        if (const char* old = std::getenv(name))
-            d_old = old;
-        setenv(name, value, 1);
+        cuda::default_fir_tuning() = t;
     }
-    ~scoped_env()
-    {
-        if (d_name.empty())
-            return;
-        if (d_old)
-            setenv(d_name.c_str(), d_old->c_str(), 1);
-        else
-            unsetenv(d_name.c_str());
-    }
+    ~scoped_tuning() { cuda::default_fir_tuning() = d_old; }
 
 private:
-    std::string d_name;
-    std::optional<std::string> d_old;
+    cuda::fir_tuning d_old;
 };
+
+//! A variant of the engines: the default tuning with one choice changed.
+cuda::fir_tuning with_kernel(cuda::fir_kernel k)
+{
+    cuda::fir_tuning t;
+    t.kernel = k;
+    return t;
+}
 
 //! What every engine row of one (type, taps, D) shares: data on the device, the roofline.
 template <class In, class Tap>
@@ -76,14 +72,13 @@ double median(std::vector<float> v)
 
 /*!
  * Times Engine<In, Tap>::process() on c.in after warm-up calls; the row's rate is from
- * the median of several calls. env_name/env_value select a variant of the engine that
- * reads an environment variable when it is built (nullptr: none).
+ * the median of several calls. `tuning` selects a variant of the engine (kernel,
+ * block size, FFT group size).
  */
 template <template <class, class> class Engine, class In, class Tap>
 void engine_row(engine_case<In, Tap>& c,
                 const std::string& impl,
-                const char* env_name = nullptr,
-                const char* env_value = nullptr,
+                const cuda::fir_tuning& tuning = {},
                 int fft_size = 0)
 {
     row r;
@@ -105,7 +100,7 @@ void engine_row(engine_case<In, Tap>& c,
             ? "roofline (memory)"
             : "roofline (fp32)";
     try {
-        scoped_env env(env_name, env_value);
+        const scoped_tuning variant(tuning);
         cuda::stream s;
         std::optional<Engine<In, Tap>> made;
         if constexpr (std::is_constructible_v<Engine<In, Tap>,
@@ -185,34 +180,37 @@ void one_type(const std::string& type,
             engine_row<cuda::fir_engine>(c, "gpufilter direct");
             engine_row<cuda::fft_fir_engine>(c, "gpufilter fft");
             engine_row<cuda::fir_engine>(
-                c, "gpufilter direct (old tiled)", "GPUFILTER_FIR_KERNEL", "tiled");
-            for (const auto& g :
-                 o.fft_groups) // --fft-groups: the group size's measurement
-                engine_row<cuda::fft_fir_engine>(c,
-                                                 "gpufilter fft group=" + g,
-                                                 "GPUFILTER_FFT_GROUP_SAMPLES",
-                                                 g.c_str());
+                c, "gpufilter direct (old tiled)", with_kernel(cuda::fir_kernel::tiled));
+            for (const auto& g : o.fft_groups) { // --fft-groups: the group size
+                cuda::fir_tuning t;
+                t.fft_group_samples = std::max(1LL, std::atoll(g.c_str()));
+                engine_row<cuda::fft_fir_engine>(c, "gpufilter fft group=" + g, t);
+            }
             if (o.kernel_variants) { // --kernel-variants: the dispatch rule's measurement
-                engine_row<cuda::fir_engine>(
-                    c, "gpufilter direct (untiled)", "GPUFILTER_FIR_KERNEL", "untiled");
-                engine_row<cuda::fir_engine>(
-                    c, "gpufilter direct (blocked)", "GPUFILTER_FIR_KERNEL", "blocked");
                 engine_row<cuda::fir_engine>(c,
-                                             "gpufilter direct (deinterleaved)",
-                                             "GPUFILTER_FIR_KERNEL",
-                                             "deinterleaved");
+                                             "gpufilter direct (untiled)",
+                                             with_kernel(cuda::fir_kernel::untiled));
+                engine_row<cuda::fir_engine>(c,
+                                             "gpufilter direct (blocked)",
+                                             with_kernel(cuda::fir_kernel::blocked));
+                engine_row<cuda::fir_engine>(
+                    c,
+                    "gpufilter direct (deinterleaved)",
+                    with_kernel(cuda::fir_kernel::deinterleaved));
                 // The automatic kernel's block size (deinterleaved at D >= 8).
-                for (const char* t : { "32", "64", "128", "256" })
-                    engine_row<cuda::fir_engine>(c,
-                                                 std::string("gpufilter direct (") + t +
-                                                     " threads)",
-                                                 "GPUFILTER_FIR_BLOCK_THREADS",
-                                                 t);
+                for (int threads : { 32, 64, 128, 256 }) {
+                    cuda::fir_tuning t;
+                    t.block_threads = threads;
+                    engine_row<cuda::fir_engine>(
+                        c,
+                        "gpufilter direct (" + std::to_string(threads) + " threads)",
+                        t);
+                }
             }
             for (int n : o.fft_sizes) // --fft-sizes: the FFT size rule's measurement
                 if (n >= ntaps - 1 + d)
                     engine_row<cuda::fft_fir_engine>(
-                        c, "gpufilter fft N=" + std::to_string(n), nullptr, nullptr, n);
+                        c, "gpufilter fft N=" + std::to_string(n), {}, n);
         }
     }
 }

@@ -62,14 +62,16 @@ void one_type(const std::string& type, const options& o, std::vector<row>& rows)
             mark_gpu_row(g, gpu, o);
             if (d == 1 && g.on_gpu) {
                 // The other host path: pinned staging instead of in-place DMA.
-                setenv("GPUFILTER_REGISTER_BUFFERS", "0", 1);
+                gr::gpufilter::set_host_transfer(
+                    gr::gpufilter::host_transfer::pinned_staging);
                 row& st = add(
                     ntaps,
                     d,
                     "gpufilter fir_filter (staged)",
                     [&] { return gpu = GpuFir::make(d, taps); },
                     sizeof(Out));
-                unsetenv("GPUFILTER_REGISTER_BUFFERS");
+                gr::gpufilter::set_host_transfer(
+                    gr::gpufilter::host_transfer::dma_in_place);
                 mark_gpu_row(st, gpu, o);
             }
             add(

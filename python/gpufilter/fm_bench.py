@@ -17,8 +17,9 @@ import time
 from gnuradio import blocks, gr
 
 from . import fm_band
-from .fm_receiver import AUDIO_RATE, fm_receiver
+from .fm_receiver import AUDIO_RATE, fm_receiver, run_flowgraph
 
+RATE = 2.4e6   # the band the benchmark generates, S/s
 DEFAULT_TAPS = (16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192)
 FIELDS = ("chain", "taps", "audio_s", "gpu_s", "on_gpu", "cpu_s", "cpu_measured_audio_s",
           "speedup")
@@ -34,12 +35,12 @@ def time_chain(path, rate, offset, chain, taps, backend, audio_seconds):
     sink = blocks.null_sink(gr.sizeof_float)
     tb.connect(src, head, rx, sink)
     start = time.perf_counter()
-    tb.run()
+    run_flowgraph(tb)
     return time.perf_counter() - start, sink.nitems_read(0), rx.on_gpu()
 
 
 def run(chain="classic", taps_list=DEFAULT_TAPS, audio_seconds=10.0, cpu_budget=15.0,
-        rate=2.4e6, offset=300e3, gpu_backend="gpu", log=print):
+        rate=RATE, offset=300e3, gpu_backend="gpu", log=print):
     """One row per tap count. The CPU chain at large tap counts is bounded: a 0.5 s
     probe predicts its time; when the full run would take more than cpu_budget
     seconds, it runs on as much audio as fits in the budget (at least the probe's)
@@ -102,7 +103,7 @@ def read_csv(path):
 
 def plot(rows, png, title=None):
     """Log-log plot of both chains' times against the tap count; returns False when
-    matplotlib is missing (the GPU host need not have it: plot later from the CSV)."""
+    matplotlib is missing (a GPU machine need not have it: plot later from the CSV)."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -112,20 +113,31 @@ def plot(rows, png, title=None):
     taps = [int(r["taps"]) for r in rows]
     gpu_s = [float(r["gpu_s"]) for r in rows]
     cpu_s = [float(r["cpu_s"]) for r in rows]
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    ax.loglog(taps, cpu_s, "o-", label="CPU chain (gr-filter)")
     on_gpu = all(str(r["on_gpu"]) == "True" for r in rows)
-    ax.loglog(taps, gpu_s, "s-", label="GPU chain (gr-gpufilter)" if on_gpu
-              else "gr-gpufilter chain, CPU fallback (no GPU)")
-    for t, g, c in zip(taps, gpu_s, cpu_s):
-        ax.annotate(f"{c / g:.1f}x", (t, g), textcoords="offset points", xytext=(0, -14),
-                    ha="center", fontsize=7)
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("FIR taps")
+    speedup = [c / g for g, c in zip(gpu_s, cpu_s)]
+    # Times above; the speed-up in a panel of its own below, its labels over the
+    # points, so that no label meets a tick label.
+    fig, (ax, sx) = plt.subplots(2, 1, figsize=(7, 7), sharex=True,
+                                 gridspec_kw=dict(height_ratios=[3, 2]))
+    ax.loglog(taps, cpu_s, "o-", color="tab:red", label="CPU chain (gr-filter)")
+    ax.loglog(taps, gpu_s, "s-", color="tab:blue", label="GPU chain (gr-gpufilter)"
+              if on_gpu else "gr-gpufilter chain, CPU fallback (no GPU)")
     ax.set_ylabel(f"seconds to produce {float(rows[0]['audio_s']):g} s of audio")
     ax.set_title(title or f"FM receiver, {rows[0]['chain']} chain")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend()
+    sx.loglog(taps, speedup, "D-", color="tab:green")
+    for t, x in zip(taps, speedup):
+        sx.annotate(f"{x:.1f}x", (t, x), textcoords="offset points", xytext=(0, 7),
+                    ha="center", fontsize=8)
+    sx.set_ylim(min(speedup) / 1.6, max(speedup) * 2.5)
+    sx.set_ylabel("speed-up (CPU time / GPU time)")
+    sx.grid(True, which="both", alpha=0.3)
+    sx.set_xscale("log", base=2)
+    sx.set_xticks(taps)
+    sx.set_xticklabels([str(t) for t in taps], fontsize=8)
+    sx.minorticks_off()
+    sx.set_xlabel("FIR taps")
     fig.tight_layout()
     fig.savefig(png, dpi=120)
     plt.close(fig)

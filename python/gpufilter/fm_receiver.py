@@ -15,6 +15,7 @@ CPU path) and "cpu" (gr-filter's own blocks; what --cpu builds).
 import collections
 import fractions
 import os
+import threading
 
 import numpy as np
 from gnuradio import analog, blocks, filter, gr
@@ -28,6 +29,9 @@ TAU = 75e-6
 HALF_CHANNEL = 100e3     # an FM station occupies +-100 kHz (Carson: 2*(75+15) kHz)
 AUDIO_CUTOFF = 15.5e3    # passes 15 kHz audio, stops the 19 kHz pilot
 MIN_CHANNEL_RATE = {"wbfm": 2 * HALF_CHANNEL, "classic": 4 * HALF_CHANNEL}
+# The longest FIR a chain runs, as seconds of the filter's input: a longer one only
+# delays the audio (by half its length) and makes GNU Radio's buffers hold it.
+MAX_FILTER_SECONDS = 0.1
 BACKENDS = ("gpu", "fallback", "cpu")
 CHAINS = ("classic", "wbfm")
 FORMATS = {"cf32": gr.sizeof_gr_complex, "cu8": 1, "cs16": 2}
@@ -37,6 +41,37 @@ EXTENSIONS = {".cf32": "cf32", ".cfile": "cf32", ".fc32": "cf32", ".raw": None,
 
 class rx_error(ValueError):
     """A bad input, said in one line to the user (the app exits with status 2)."""
+
+
+class interrupted(Exception):
+    """Ctrl-C during run_flowgraph. `stopped`: the flowgraph ended within the grace
+    time (its sinks are closed); otherwise a block was still inside one long work()
+    call, and the process should exit without waiting for it."""
+
+    def __init__(self, stopped):
+        super().__init__("interrupted")
+        self.stopped = stopped
+
+
+def run_flowgraph(tb, grace=0.5):
+    """tb.run(), but Ctrl-C raises `interrupted` within `grace` seconds of tb.stop().
+    (GNU Radio's own run() answers Ctrl-C with stop() and then waits for every block's
+    work() call to return, however long that is.)"""
+    tb.handle_sigint = False
+    done = threading.Event()
+    tb.start()
+
+    def wait():
+        tb.wait()
+        done.set()
+
+    threading.Thread(target=wait, daemon=True).start()
+    try:
+        while not done.wait(0.1):
+            pass
+    except KeyboardInterrupt:
+        tb.stop()
+        raise interrupted(done.wait(grace)) from None
 
 
 Plan = collections.namedtuple(
@@ -81,6 +116,22 @@ def plan(rate, chain, offset=0.0):
                 (ratio.numerator, ratio.denominator))
 
 
+def max_taps(p):
+    """The longest FIR (taps) the chain of plan `p` runs: MAX_FILTER_SECONDS of the
+    input of its slowest FIR (the audio filter, at the channel rate)."""
+    return int(p.channel_rate * MAX_FILTER_SECONDS)
+
+
+def check_taps(taps, p, what="--taps"):
+    """rx_error unless every FIR of plan `p` can have `taps` taps."""
+    top = max_taps(p)
+    if not 1 <= taps <= top:
+        raise rx_error(f"{what} {taps} is out of range for the {p.chain} chain at "
+                       f"{p.rate:g} S/s: 1 to {top} (its audio filter runs at "
+                       f"{p.channel_rate:g} S/s, and a filter longer than "
+                       f"{MAX_FILTER_SECONDS:g} s of its input only delays the audio)")
+
+
 def lowpass_taps(ntaps, cutoff, rate):
     """Windowed-sinc (Hamming) low-pass of exactly `ntaps` taps, unity gain at DC: the
     tap count is the experiment's parameter, so it is not derived from a transition
@@ -110,9 +161,8 @@ class fm_receiver(gr.hier_block2):
                                 gr.io_signature(1, 1, gr.sizeof_float))
         if backend not in BACKENDS:
             raise rx_error(f"unknown backend '{backend}' (choose from {BACKENDS})")
-        if taps < 1:
-            raise rx_error(f"--taps must be at least 1, not {taps}")
         self.plan = p = plan(rate, chain, offset)
+        check_taps(taps, p, "taps")
         self.backend, self.taps = backend, taps
         self.gpu_blocks = []   # our blocks, for on_gpu() reports
         device = gpu.device_cpu if backend == "fallback" else gpu.device_auto

@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The FM receiver on the generated band: each chain on each backend gives back each
 station's audio (correlation >= 0.9 after delay alignment) and not its neighbours';
-the IQ file formats; apps/gpufilter_fm_rx's bad-input errors."""
+the IQ file formats; apps/gpufilter_fm_rx's bad-input errors and Ctrl-C."""
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import wave
 
 import numpy as np
@@ -151,15 +153,18 @@ class qa_fm_receiver(gr_unittest.TestCase):
         self.assertEqual(len(refs[0]), len(tone))
         self.assertGreater(abs(np.corrcoef(refs[0], tone)[0, 1]), 0.99)
 
-    def run_app(self, *args):
-        # It runs in the temporary directory: make relative search paths absolute.
+    def app_env(self):
+        # The app runs in the temporary directory: make relative search paths absolute.
         env = dict(os.environ)
         for var in ("PYTHONPATH", "LD_LIBRARY_PATH"):
             if env.get(var):
                 env[var] = os.pathsep.join(os.path.abspath(p) if p else p
                                            for p in env[var].split(os.pathsep))
+        return env
+
+    def run_app(self, *args):
         return subprocess.run([sys.executable, APP, *args], capture_output=True, text=True,
-                              timeout=120, cwd=self.tmp, env=env)
+                              timeout=120, cwd=self.tmp, env=self.app_env())
 
     def test_010_app_writes_wav(self):
         out = os.path.join(self.tmp, "out.wav")
@@ -182,6 +187,23 @@ class qa_fm_receiver(gr_unittest.TestCase):
             (["--input", self.cf32, "--rate", "100e3", "--offset", "0"], "too low"),
             (["--chain", "classic", "--rate", "300e3", "--offset", "0"], "too low"),
             (["--offset", "1.15e6"], "too low for a station"),
+            # Numbers must be finite and in range, sizes within what the chain runs.
+            (["--offset", "nan"], "--offset: must be a finite number"),
+            (["--offset", "-inf"], "--offset: must be a finite number"),
+            (["--input", self.cf32, "--rate", "nan"], "--rate: must be a finite number"),
+            (["--seconds", "inf"], "--seconds: must be a finite number"),
+            (["--seconds", "0"], "--seconds: 0 is out of range"),
+            (["--snr", "nan"], "--snr: must be a finite number"),
+            (["--progress", "-1"], "--progress: -1 is out of range"),
+            (["--batch-size", "0"], "--batch-size: 0 is out of range"),
+            (["--taps", "0"], "--taps: 0 is out of range"),
+            (["--taps", "10000000"], "--taps 10000000 is out of range for the wbfm chain"),
+            (["--chain", "classic", "--taps", "48001"], "1 to 48000"),
+            (["--input", self.cf32, "--rate", "2.4e6", "--taps", "24001"], "1 to 24000"),
+            (["--benchmark", "--bench-taps", "16,x"], "--bench-taps: not an integer"),
+            (["--benchmark", "--bench-taps", "16,10000000"], "--bench-taps 10000000"),
+            (["--benchmark", "--bench-audio-seconds", "nan"], "must be a finite number"),
+            (["--benchmark", "--bench-cpu-budget", "0"], "0 is out of range"),
         ]
         for args, message in cases:
             run = self.run_app(*args)
@@ -189,6 +211,50 @@ class qa_fm_receiver(gr_unittest.TestCase):
             self.assertIn(message, run.stderr, args)
             self.assertIn("gpufilter_fm_rx: error:", run.stderr, args)
             self.assertNotIn("Traceback", run.stderr, args)
+            self.assertEqual(len(run.stderr.strip().splitlines()), 1, (args, run.stderr))
+
+    def test_012_app_ctrl_c(self):
+        """Ctrl-C (SIGINT) ends the app within about a second in every mode, with a
+        short message and status 130, even with long filters on the CPU."""
+        modes = [
+            ("wbfm, our blocks", ["--taps", "24000", "--seconds", "600"], "s of audio", 1),
+            ("classic, gr-filter", ["--chain", "classic", "--cpu", "--taps", "48000",
+                                    "--seconds", "600"], "s of audio", 1),
+            # The header comes before the band is generated: wait for a timed run.
+            ("benchmark", ["--benchmark", "--bench-taps", "48000",
+                           "--bench-audio-seconds", "600"], "speed-up", 5),
+        ]
+        for name, args, running, delay in modes:
+            with self.subTest(mode=name):
+                out = os.path.join(self.tmp, "ctrl_c.wav")
+                proc = subprocess.Popen(
+                    [sys.executable, APP, *args, "--progress", "0.2", "--wav", out],
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                    cwd=self.tmp, env=self.app_env())
+                try:
+                    deadline = time.monotonic() + 60
+                    seen = ""
+                    while running not in seen and time.monotonic() < deadline:
+                        line = proc.stdout.readline()
+                        if not line:
+                            break
+                        seen += line
+                    self.assertIn(running, seen, f"{name}: it never ran")
+                    time.sleep(delay)
+                    proc.send_signal(signal.SIGINT)
+                    sent = time.monotonic()
+                    _, err = proc.communicate(timeout=10)
+                    took = time.monotonic() - sent
+                finally:
+                    if proc.poll() is None:
+                        proc.kill()
+                        proc.communicate()
+                print(f"Ctrl-C, {name}: exit {proc.returncode} after {took:.2f} s")
+                self.assertLess(took, 2.0, name)
+                self.assertEqual(proc.returncode, 130, (name, err))
+                self.assertIn("gpufilter_fm_rx: interrupted", err, name)
+                self.assertNotIn("Traceback", err, name)
+                self.assertLessEqual(len(err.strip().splitlines()), 2, err)
 
 
 if __name__ == "__main__":

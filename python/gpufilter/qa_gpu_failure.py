@@ -13,6 +13,8 @@ from gpu_test_support import skip_without_gpu
 
 FLOWGRAPH = textwrap.dedent("""
     from gnuradio import blocks, gpufilter, gr
+    import gpufilter_test_hooks  # the test build's fault injection
+    gpufilter_test_hooks.fail_gpu_after(3)
     tb = gr.top_block()
     src = blocks.vector_source_c([1j, 2, 3], True)
     head = blocks.head(gr.sizeof_gr_complex, 50_000_000)
@@ -29,7 +31,7 @@ class qa_gpu_failure(gr_unittest.TestCase):
         skip_without_gpu(self)
         # The message goes through GNU Radio's logger; make sure it is on and on stderr
         # whatever the machine's GNU Radio configuration says.
-        env = dict(os.environ, GPUFILTER_TEST_FAIL_AFTER="3",
+        env = dict(os.environ,
                    GR_CONF_LOG_LOG_LEVEL="info", GR_CONF_LOG_LOG_FILE="stderr")
         result = subprocess.run([sys.executable, "-c", FLOWGRAPH], env=env,
                                 capture_output=True, text=True, timeout=120)

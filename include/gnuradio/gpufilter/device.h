@@ -24,6 +24,24 @@ GPUFILTER_API int cuda_device_count();
 //! Name and compute capability of a CUDA device; std::out_of_range for a bad index.
 GPUFILTER_API std::string cuda_device_name(int device);
 
+//! The `method` argument of the FIR filter blocks: the algorithm on the GPU.
+//! automatic: the faster for the block's taps and decimation, from the crossover
+//! measured in docs/kernels.md; direct: the direct form; fft: overlap-save (cuFFT).
+enum class filter_method { automatic, direct, fft };
+
+//! "auto" (or "automatic"), "direct" or "fft"; std::invalid_argument naming
+//! `method` otherwise. The one parser of method names (Python, GRC, apps).
+GPUFILTER_API filter_method parse_filter_method(const std::string& name);
+
+//! How GPU blocks move samples between GNU Radio's buffers and the GPU.
+//! dma_in_place (the default): GNU Radio's buffers are page-locked when a flowgraph
+//! starts and copied by DMA where they are. pinned_staging: through each block's own
+//! page-locked buffers, one more CPU copy each way; to compare the two, or where
+//! page-locking is not allowed. Applies to flowgraphs started afterwards.
+enum class host_transfer { dma_in_place, pinned_staging };
+GPUFILTER_API void set_host_transfer(host_transfer mode);
+GPUFILTER_API host_transfer get_host_transfer();
+
 } // namespace gpufilter
 } // namespace gr
 

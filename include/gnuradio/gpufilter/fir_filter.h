@@ -40,15 +40,16 @@ public:
      * \param device      CUDA device index, device_auto (-1) or device_cpu (-2)
      * \param batch_size  input samples per GPU transfer (>= 1); latency/throughput
      * trade-off
-     * \param method      "auto" (the faster for these taps and decimation, from the
-     * crossover measured in docs/kernels.md), "direct" (direct form) or "fft"
-     * (overlap-save with cuFFT)
+     * \param method      filter_method::automatic (the faster for these taps and
+     * decimation, from the crossover measured in docs/kernels.md), direct (direct
+     * form) or fft (overlap-save with cuFFT); from Python also "auto", "direct" or
+     * "fft"
      */
     static sptr make(int decimation,
                      const std::vector<TAP_T>& taps,
                      int device = device_auto,
                      int batch_size = default_batch_size,
-                     const std::string& method = "auto");
+                     filter_method method = filter_method::automatic);
 
     //! New taps; applied from the next work() call, as in gr-filter.
     virtual void set_taps(const std::vector<TAP_T>& taps) = 0;

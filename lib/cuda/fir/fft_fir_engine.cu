@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "fft_fir_engine.h"
 #include "fft_fir_kernels.cuh"
+#include "fir_types.h"
 #include "history_kernels.cuh"
 #include <algorithm>
 #include <cstdlib>
@@ -17,7 +18,7 @@ constexpr long long min_auto_fft_size = 4096;
 constexpr long long max_auto_fft_size = 262144; // before the half-useful rule
 constexpr long long max_fft_size = 1LL << 26;   // segments buffer: 512 MB at batch 1
 // Samples per largest batch (32 MB of complex segments): enough work per cuFFT launch
-// to fill an H200, small enough to stay a modest allocation.
+// to fill a large GPU, small enough to stay a modest allocation (docs/kernels.md).
 constexpr long long samples_per_batch = 1LL << 22;
 constexpr int max_batch = 1024; // also keeps gridDim.y (one row per segment) legal
 
@@ -61,7 +62,10 @@ template <class In, class Tap>
 fft_fir_engine<In, Tap>::fft_fir_engine(const std::vector<Tap>& taps,
                                         int decimation,
                                         int fft_size)
-    : d_state(decimation), d_auto_size(fft_size == 0), d_fft_size(fft_size)
+    : d_state(decimation),
+      d_tuning(default_fir_tuning()),
+      d_auto_size(fft_size == 0),
+      d_fft_size(fft_size)
 {
     check_parameters(taps, decimation, fft_size);
     stream s;
@@ -84,9 +88,8 @@ void fft_fir_engine<In, Tap>::make_plans(int fft_size, cudaStream_t stream)
     // runs with at most a quarter of wasted transforms (pick_plan).
     long long batch = 1;
     long long group_samples = samples_per_batch;
-    // GPUFILTER_FFT_GROUP_SAMPLES overrides the group size, to measure it.
-    if (const char* v = std::getenv("GPUFILTER_FFT_GROUP_SAMPLES"))
-        group_samples = std::max(1LL, std::atoll(v));
+    if (d_tuning.fft_group_samples > 0) // set by the benchmark, to measure the size
+        group_samples = d_tuning.fft_group_samples;
     while (batch * 2 <= std::min<long long>(max_batch, group_samples / fft_size))
         batch *= 2;
     std::size_t work_bytes = 0;
@@ -341,11 +344,8 @@ std::size_t fft_fir_engine<In, Tap>::process(const In* d_in,
     return noutputs;
 }
 
-template class fft_fir_engine<float, float>;
-template class fft_fir_engine<complex, float>;
-template class fft_fir_engine<complex, complex>;
-template class fft_fir_engine<float, complex>;
-template class fft_fir_engine<std::int16_t, complex>;
+#define GPUFILTER_INSTANTIATE_ENGINE(In, Tap) template class fft_fir_engine<In, Tap>;
+GPUFILTER_FOR_EACH_FIR_TYPE(GPUFILTER_INSTANTIATE_ENGINE)
 
 } // namespace cuda
 } // namespace gpufilter

@@ -5,6 +5,7 @@
 #include "../common/resources.h"
 #include "../common/rotation.h"
 #include "../common/sample_types.h"
+#include "fir_processor.h"
 #include "fir_state.h"
 #include <cstddef>
 #include <vector>
@@ -32,10 +33,12 @@ namespace cuda {
  * All work is queued on the stream passed in; the caller orders calls on one stream.
  */
 template <class In, class Tap>
-class fft_fir_engine
+class fft_fir_engine final : public fir_processor<In, Tap>
 {
 public:
     using out_type = filter_output_t<In, Tap>;
+    using fir_processor<In, Tap>::process;
+    using fir_processor<In, Tap>::set_history;
 
     //! Uses the current device. fft_size 0 picks one from the tap count and the
     //! decimation (default_fft_size); otherwise it must be at least
@@ -49,36 +52,40 @@ public:
     //! Re-plans (allocates, synchronizes the stream) if the taps no longer fit
     //! fft_size: with an automatic size it grows, an explicit one throws
     //! std::invalid_argument.
-    void set_taps(const std::vector<Tap>& taps, cudaStream_t stream);
+    void set_taps(const std::vector<Tap>& taps, cudaStream_t stream) override;
 
     //! Replaces the history with exactly ntaps()-1 host samples (oldest first) and
     //! restarts the decimation phase: the next input sample is the newest of the next
     //! output.
-    void set_history(const In* host_samples, cudaStream_t stream)
+    void set_history(const In* host_samples, cudaStream_t stream) override
     {
         d_state.set_history(host_samples, stream);
     }
 
     //! Zero history and decimation phase, as at construction. The rotation stays.
-    void reset(cudaStream_t stream) { d_state.reset(stream); }
+    void reset(cudaStream_t stream) override { d_state.reset(stream); }
 
     //! Rotates outputs from the next one on: output k (k = 0 the next) is multiplied by
     //! exp(j*2*pi*(r.start_cycles + k*r.step_cycles)). Complex output only; otherwise
     //! std::logic_error.
-    void set_rotation(const rotation& r) { d_state.set_rotation(r); }
+    void set_rotation(const rotation& r) override { d_state.set_rotation(r); }
     //! The rotation as seen from the next output (see fir_engine::next_rotation).
-    rotation next_rotation() const { return d_state.next_rotation(); }
+    rotation next_rotation() const override { return d_state.next_rotation(); }
 
     //! How many outputs process() will write for n more input samples.
-    std::size_t output_count(std::size_t n) const { return d_state.output_count(n); }
+    std::size_t output_count(std::size_t n) const override
+    {
+        return d_state.output_count(n);
+    }
 
     //! Filters n device samples into d_out (output_count(n) samples). Returns that count.
     std::size_t
-    process(const In* d_in, std::size_t n, out_type* d_out, cudaStream_t stream);
+    process(const In* d_in, std::size_t n, out_type* d_out, cudaStream_t stream) override;
 
-    int ntaps() const { return static_cast<int>(d_taps.size()); }
-    int decimation() const { return d_state.decimation(); }
+    int ntaps() const override { return static_cast<int>(d_taps.size()); }
+    int decimation() const override { return d_state.decimation(); }
     const std::vector<Tap>& taps() const { return d_taps; }
+    fir_method algorithm() const override { return fir_method::fft; }
 
     //! The FFT size in use (samples per segment).
     int fft_size() const { return d_fft_size; }
@@ -114,6 +121,7 @@ private:
 
     std::vector<Tap> d_taps;
     fir_state<In, out_type> d_state; // history, decimation phase, rotation
+    fir_tuning d_tuning;             // the group size, copied when made
     bool d_auto_size;
     int d_fft_size = 0;
     int d_advance = 0; // L: input samples between segments, a multiple of D

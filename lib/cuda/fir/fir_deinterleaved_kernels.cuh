@@ -8,7 +8,7 @@
 //
 // Why: fir_blocked stages each phase's stream s_p on its own, a read of every D-th
 // sample, D times per block: at D >= 4 each 8-byte sample costs a 32-byte sector and
-// the staging, not the FMAs, sets the rate (~72 GS/s ccf at D = 8 on an H200). Here a
+// the staging, not the FMAs, sets the rate (docs/kernels.md). Here a
 // block reads G consecutive phases together: the samples v[base + m*D + p0 + g],
 // g < G, are G contiguous samples per m, and for G = D the whole span is one
 // contiguous, coalesced read. Each sample is stored into its phase's row of shared

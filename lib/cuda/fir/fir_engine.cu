@@ -3,9 +3,9 @@
 #include "fir_deinterleaved_kernels.cuh"
 #include "fir_engine.h"
 #include "fir_kernels.cuh"
+#include "fir_types.h"
 #include "history_kernels.cuh"
 #include <algorithm>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -39,6 +39,7 @@ struct fir_pass {
     long long nout;
     Out* out;
     cudaStream_t stream;
+    const fir_tuning* tuning;
 };
 
 template <int R, class In, class Tap, class Out, class Epilogue>
@@ -79,19 +80,10 @@ void launch_tiled_or_untiled(const fir_pass<In, Tap, Out>& p, Epilogue epi)
         launch_untiled(p, epi);
 }
 
-// GPUFILTER_FIR_BLOCK_THREADS=32|64|128|256 overrides a blocked kernel's block size,
-// to measure the rule; otherwise `automatic`.
-int block_threads(int automatic)
+// The tuning's block size for a blocked kernel, or the rule's (`automatic`).
+int block_threads(const fir_tuning& t, int automatic)
 {
-    const char* v = std::getenv("GPUFILTER_FIR_BLOCK_THREADS");
-    if (!v)
-        return automatic;
-    const int t = std::atoi(v);
-    if (t != 32 && t != 64 && t != 128 && t != 256)
-        throw std::invalid_argument(
-            "GPUFILTER_FIR_BLOCK_THREADS: must be 32, 64, 128 or 256, got \"" +
-            std::string(v) + "\"");
-    return t;
+    return t.block_threads ? t.block_threads : automatic;
 }
 
 template <class In, class Tap, class Out, class Epilogue>
@@ -101,7 +93,7 @@ void launch_blocked(const fir_pass<In, Tap, Out>& p, Epilogue epi)
     constexpr int R = fk::outputs_per_thread<In, Tap>();
     // For D > 1 each phase pass reads every D-th sample of a tile*D span; smaller
     // tiles keep that span in L1 for the next phase instead of refetching from L2.
-    const int threads = block_threads(p.D <= 2 ? 256 : p.D <= 4 ? 128 : 64);
+    const int threads = block_threads(*p.tuning, p.D <= 2 ? 256 : p.D <= 4 ? 128 : 64);
     const std::size_t smem = fk::smem_bytes<In, Tap, Out, R>(threads);
     static_assert(fk::smem_bytes<In, Tap, Out, R>(fk::max_threads) <= default_smem_limit,
                   "the blocked kernel's tile must fit without an opt-in");
@@ -120,7 +112,7 @@ void launch_deinterleaved(const fir_pass<In, Tap, Out>& p, Epilogue epi)
     constexpr int R = fir_kernels::blocked::outputs_per_thread<In, Tap>();
     // The span of G phases is about G*tile samples: at D > 8 a 32-thread tile lets
     // 16 complex phases (runs of 128 bytes, whole sectors) fit in 48 KB.
-    const int threads = block_threads(p.D <= 8 ? 64 : 32);
+    const int threads = block_threads(*p.tuning, p.D <= 8 ? 64 : 32);
     const int tile = threads * R;
     const int phases = std::min(p.D, p.T);
     const int sub_taps = (p.T + p.D - 1) / p.D; // phase 0's, the most
@@ -150,64 +142,36 @@ void launch_deinterleaved(const fir_pass<In, Tap, Out>& p, Epilogue epi)
     GPUFILTER_CHECK_LAUNCH();
 }
 
-enum class kernel_choice { automatic, tiled, untiled, blocked, deinterleaved };
-
-// GPUFILTER_FIR_KERNEL=tiled|untiled|blocked|deinterleaved forces one kernel for every
-// shape ("blocked": the per-phase polyphase kernel), so each can be timed against the
-// default on the same build (the benchmark harness switches it between rows, so it
-// is read at every launch: a getenv is far cheaper than the launch); unset is the
-// default choice.
-kernel_choice forced_kernel()
-{
-    const char* v = std::getenv("GPUFILTER_FIR_KERNEL");
-    const std::string s = v ? v : "";
-    if (s.empty())
-        return kernel_choice::automatic;
-    if (s == "tiled")
-        return kernel_choice::tiled;
-    if (s == "untiled")
-        return kernel_choice::untiled;
-    if (s == "blocked")
-        return kernel_choice::blocked;
-    if (s == "deinterleaved")
-        return kernel_choice::deinterleaved;
-    throw std::invalid_argument("GPUFILTER_FIR_KERNEL: must be \"tiled\", \"untiled\", "
-                                "\"blocked\" or \"deinterleaved\", got \"" +
-                                s + "\"");
-}
-
 // Fewer sub-taps per phase than this and the blocked kernel's per-phase staging and
 // barriers cost more than its register reuse saves (D >= ntaps: one tap per phase).
 constexpr int min_blocked_sub_taps = 4;
 
-// Measured on an H200 (bench_fir --kernel-variants, docs/kernels.md): with few taps
-// per phase at D >= 4 the blocked kernel's per-phase staging of strided samples costs
-// more than it saves, and one output per thread, reading through L1, is faster
-// (ccf 16 taps at D = 8: 200 against 133 GS/s; fff: 351 against 197).
+// Measured (bench_fir --kernel-variants; the figures are in docs/kernels.md): with few
+// taps per phase at D >= 4 the blocked kernel's per-phase staging of strided samples
+// costs more than it saves, and one output per thread, reading through L1, is faster.
 bool untiled_is_faster(int T, int D) { return D >= 4 && T <= 2 * D; }
 
 // At D >= 8 the per-phase strided staging caps fir_blocked (docs/kernels.md); the
 // deinterleaved kernel reads the span once, coalesced.
 constexpr int min_deinterleaved_decimation = 8;
 // With more sub-taps per phase than this, the blocked kernel's larger tiles win again
-// (H200, ccf: 1024 taps at D = 8, 128 per phase: 63.5 against 49.2 GS/s; at D = 16, 64
-// per phase: 53.3 against 78.6).
+// (measured: docs/kernels.md).
 constexpr int max_deinterleaved_sub_taps = 64;
 
 // One filter pass.
 template <class In, class Tap, class Out, class Epilogue>
 void launch_fir(const fir_pass<In, Tap, Out>& p, Epilogue epi)
 {
-    switch (forced_kernel()) {
-    case kernel_choice::untiled:
+    switch (p.tuning->kernel) { // forced by a test or the benchmark
+    case fir_kernel::untiled:
         return launch_untiled(p, epi);
-    case kernel_choice::tiled:
+    case fir_kernel::tiled:
         return launch_tiled_or_untiled(p, epi);
-    case kernel_choice::blocked:
+    case fir_kernel::blocked:
         return launch_blocked(p, epi);
-    case kernel_choice::deinterleaved:
+    case fir_kernel::deinterleaved:
         return launch_deinterleaved(p, epi);
-    case kernel_choice::automatic:
+    case fir_kernel::automatic:
         break;
     }
     if (untiled_is_faster(p.T, p.D))
@@ -225,8 +189,13 @@ void launch_fir(const fir_pass<In, Tap, Out>& p, Epilogue epi)
 
 template <class In, class Tap>
 fir_engine<In, Tap>::fir_engine(const std::vector<Tap>& taps, int decimation)
-    : d_state(decimation)
+    : d_state(decimation), d_tuning(default_fir_tuning())
 {
+    if (d_tuning.block_threads != 0 && d_tuning.block_threads != 32 &&
+        d_tuning.block_threads != 64 && d_tuning.block_threads != 128 &&
+        d_tuning.block_threads != 256)
+        throw std::invalid_argument("block_threads: must be 32, 64, 128 or 256, got " +
+                                    std::to_string(d_tuning.block_threads));
     check_parameters(taps, decimation);
     stream s;
     set_taps(taps, s); // with no old history, this zero-fills the new one
@@ -279,7 +248,8 @@ std::size_t fir_engine<In, Tap>::process(const In* d_in,
             ntaps(),
             static_cast<long long>(noutputs),
             reinterpret_cast<out_t*>(d_out),
-            stream
+            stream,
+            &d_tuning
         };
         with_epilogue(d_state, [&](auto epilogue) { launch_fir(pass, epilogue); });
     }
@@ -287,11 +257,8 @@ std::size_t fir_engine<In, Tap>::process(const In* d_in,
     return noutputs;
 }
 
-template class fir_engine<float, float>;
-template class fir_engine<complex, float>;
-template class fir_engine<complex, complex>;
-template class fir_engine<float, complex>;
-template class fir_engine<std::int16_t, complex>;
+#define GPUFILTER_INSTANTIATE_ENGINE(In, Tap) template class fir_engine<In, Tap>;
+GPUFILTER_FOR_EACH_FIR_TYPE(GPUFILTER_INSTANTIATE_ENGINE)
 
 } // namespace cuda
 } // namespace gpufilter

@@ -2,54 +2,77 @@
 #ifndef INCLUDED_GPUFILTER_CUDA_FIR_PROCESSOR_H
 #define INCLUDED_GPUFILTER_CUDA_FIR_PROCESSOR_H
 
-// One interface over the FIR engines (direct form, FFT overlap-save), so the host
-// path and the blocks do not care which algorithm runs, and the choice between them
-// lives in one place (choose_fir_method, from the crossover in docs/kernels.md).
+// What both FIR engines (direct form, FFT overlap-save) are to the host path and to
+// the blocks: a processor with one input and one output port, plus the FIR's own
+// controls. The engines implement it themselves; the choice between them lives in
+// one place (choose_fir_method, from the crossover in docs/kernels.md).
 
 #include "../common/rotation.h"
 #include "../common/sample_types.h"
-#include <cuda_runtime.h>
+#include "../stream/processor.h"
+#include "fir_tuning.h"
 #include <cstddef>
 #include <memory>
-#include <string>
 #include <vector>
 
 namespace gr {
 namespace gpufilter {
 namespace cuda {
 
-enum class fir_method { automatic, direct, fft };
-
-//! "auto", "direct" or "fft"; throws std::invalid_argument naming `method` otherwise.
-fir_method parse_fir_method(const std::string& name);
-const char* fir_method_name(fir_method m);
-
 //! The faster algorithm for this filter on the GPU, from the measured crossover.
-//! GPUFILTER_FIR_METHOD=direct|fft in the environment overrides `automatic`.
+//! GPUFILTER_FIR_METHOD=direct|fft in the environment, read once per call by the
+//! makers of processors, overrides `automatic` (a documented escape hatch).
 template <class In, class Tap>
 fir_method choose_fir_method(std::size_t ntaps, int decimation, fir_method requested);
 
 /*!
- * \brief A decimating FIR on device-resident samples with state across calls: the
- * API and semantics of fir_engine (see fir_engine.h), whatever the algorithm.
+ * \brief A decimating FIR on device-resident samples with state across calls: output
+ * k of the stream is sum_j taps[j] * x[k*D - j] (see fir_engine.h), whatever the
+ * algorithm.
  */
 template <class In, class Tap>
-class fir_processor
+class fir_processor : public processor
 {
 public:
     using out_type = filter_output_t<In, Tap>;
-    virtual ~fir_processor() = default;
 
+    //! New taps from the next sample on (see fir_engine::set_taps).
     virtual void set_taps(const std::vector<Tap>& taps, cudaStream_t stream) = 0;
+    //! Exactly ntaps()-1 host samples, oldest first; restarts the decimation phase.
     virtual void set_history(const In* host_samples, cudaStream_t stream) = 0;
+    //! Zero history and decimation phase. The rotation stays.
     virtual void reset(cudaStream_t stream) = 0;
+    //! Output rotation (complex output only): see fir_engine::set_rotation.
     virtual void set_rotation(const rotation& r) = 0;
     virtual rotation next_rotation() const = 0;
-    virtual std::size_t output_count(std::size_t n) const = 0;
+    //! Filters n device samples into d_out (output_count(n) samples); returns that.
     virtual std::size_t
     process(const In* d_in, std::size_t n, out_type* d_out, cudaStream_t stream) = 0;
     virtual int ntaps() const = 0;
-    virtual fir_method method() const = 0; //!< direct or fft, never automatic
+    virtual int decimation() const = 0;
+    virtual fir_method algorithm() const = 0; //!< direct or fft, never automatic
+
+    // The processor interface, once for both engines.
+    const port_layout& ports() const final { return s_ports; }
+    std::size_t max_output_count(std::size_t n) const final
+    {
+        return n / static_cast<std::size_t>(decimation()) + 1;
+    }
+    std::size_t
+    process(const void* const* in, std::size_t n, void* const* out, cudaStream_t s) final
+    {
+        return process(
+            static_cast<const In*>(in[0]), n, static_cast<out_type*>(out[0]), s);
+    }
+    std::size_t history_items() const final { return ntaps() - 1; }
+    void set_history(const void* const* host, cudaStream_t s) final
+    {
+        set_history(static_cast<const In*>(host[0]), s);
+    }
+    const char* method() const final { return fir_method_name(algorithm()); }
+
+private:
+    static inline const port_layout s_ports{ { sizeof(In) }, { sizeof(out_type) } };
 };
 
 //! The engine for `method` (automatic: choose_fir_method). Uses the current device.

@@ -1,12 +1,25 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "common/device.h"
+#include "fir/fir_tuning.h"
 #include "gpu_test_env.h"
+#include <cstdlib>
 
 namespace gr {
 namespace gpufilter {
 namespace test {
 
 bool gpu_or_skip_reason(std::string* reason) { return cuda::device_count(reason) > 0; }
+
+namespace {
+// GPUFILTER_FIR_KERNEL=tiled|untiled|blocked|deinterleaved forces one direct-form
+// kernel for every engine a test binary makes: ctest runs the engine tests once per
+// kernel this way (lib/cuda/tests/CMakeLists.txt). Test builds only.
+const bool kernel_forced = [] {
+    if (const char* v = std::getenv("GPUFILTER_FIR_KERNEL"))
+        cuda::default_fir_tuning().kernel = cuda::parse_fir_kernel(v);
+    return true;
+}();
+} // namespace
 
 } // namespace test
 } // namespace gpufilter

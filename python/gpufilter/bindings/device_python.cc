@@ -4,7 +4,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(device.h)                                                  */
-/* BINDTOOL_HEADER_FILE_HASH(0a018981f79d1bebf39972b70ade3375) */
+/* BINDTOOL_HEADER_FILE_HASH(046c6a07a613e193403c7e619b90d556) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -18,6 +18,25 @@ namespace py = pybind11;
 
 void bind_device(py::module& m)
 {
+    using gr::gpufilter::filter_method;
+    using gr::gpufilter::host_transfer;
+    py::enum_<filter_method>(m, "filter_method", D(filter_method))
+        .value("automatic", filter_method::automatic)
+        .value("direct", filter_method::direct)
+        .value("fft", filter_method::fft);
+    m.def("parse_filter_method",
+          &gr::gpufilter::parse_filter_method,
+          py::arg("name"),
+          D(parse_filter_method));
+    py::enum_<host_transfer>(m, "host_transfer", D(host_transfer))
+        .value("dma_in_place", host_transfer::dma_in_place)
+        .value("pinned_staging", host_transfer::pinned_staging);
+    m.def("set_host_transfer",
+          &gr::gpufilter::set_host_transfer,
+          py::arg("mode"),
+          D(set_host_transfer));
+    m.def("get_host_transfer", &gr::gpufilter::get_host_transfer, D(get_host_transfer));
+
     m.attr("device_auto") = gr::gpufilter::device_auto;
     m.attr("device_cpu") = gr::gpufilter::device_cpu;
     m.attr("default_batch_size") = gr::gpufilter::default_batch_size;

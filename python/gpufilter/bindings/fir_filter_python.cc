@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(fir_filter.h)                                              */
-/* BINDTOOL_HEADER_FILE_HASH(6d2e8d0a28c7b45b6c813113b8a4d40c) */
+/* BINDTOOL_HEADER_FILE_HASH(05ea9440f37ec575c869af8a7af2eca5) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -36,7 +36,25 @@ void bind_fir_filter_template(py::module& m, const char* classname)
              py::arg("taps"),
              py::arg("device") = gr::gpufilter::device_auto,
              py::arg("batch_size") = gr::gpufilter::default_batch_size,
-             py::arg("method") = "auto",
+             py::arg("method") = gr::gpufilter::filter_method::automatic,
+             D(fir_filter, make))
+        // method by name ("auto", "direct", "fft"), as GRC and older scripts pass it.
+        .def(py::init([](int decimation,
+                         const std::vector<TAP_T>& taps,
+                         int device,
+                         int batch_size,
+                         const std::string& method) {
+                 return block::make(decimation,
+                                    taps,
+                                    device,
+                                    batch_size,
+                                    gr::gpufilter::parse_filter_method(method));
+             }),
+             py::arg("decimation"),
+             py::arg("taps"),
+             py::arg("device") = gr::gpufilter::device_auto,
+             py::arg("batch_size") = gr::gpufilter::default_batch_size,
+             py::arg("method"),
              D(fir_filter, make))
         .def("set_taps", &block::set_taps, py::arg("taps"), D(fir_filter, set_taps))
         .def("taps", &block::taps, D(fir_filter, taps));

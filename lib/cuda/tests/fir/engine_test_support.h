@@ -8,7 +8,7 @@
 #include "../gpu_test_env.h"
 #include "../reference.h"
 #include "common/resources.h"
-#include "stream/fir_stream.h"
+#include "fir/fir_stream.h"
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <cmath>

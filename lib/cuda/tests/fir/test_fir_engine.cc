@@ -4,7 +4,8 @@
 #include "common/device.h"
 #include "engine_test_support.h"
 #include "fir/fir_engine.h"
-#include "stream/fir_stream.h"
+#include "fir/fir_stream.h"
+#include "fir/fir_tuning.h"
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <cstdlib>
@@ -98,26 +99,18 @@ TYPED_TEST(fir_engine_test, blocked_kernel_large_decimations_and_long_filters)
             c.ntaps, c.D, c.len, { 12345, std::size_t(c.D), 777 }));
 }
 
-//! Sets GPUFILTER_FIR_KERNEL for a scope (the engine reads it at every launch).
+//! Forces one direct-form kernel for the engines made in a scope.
 class forced_kernel
 {
 public:
-    explicit forced_kernel(const char* kernel)
+    explicit forced_kernel(const char* kernel) : d_old(cuda::default_fir_tuning())
     {
-        if (const char* old = std::getenv("GPUFILTER_FIR_KERNEL"))
-            d_old = old;
-        setenv("GPUFILTER_FIR_KERNEL", kernel, 1);
+        cuda::default_fir_tuning().kernel = cuda::parse_fir_kernel(kernel);
     }
-    ~forced_kernel()
-    {
-        if (d_old.empty())
-            unsetenv("GPUFILTER_FIR_KERNEL");
-        else
-            setenv("GPUFILTER_FIR_KERNEL", d_old.c_str(), 1);
-    }
+    ~forced_kernel() { cuda::default_fir_tuning() = d_old; }
 
 private:
-    std::string d_old;
+    cuda::fir_tuning d_old;
 };
 
 // The deinterleaved kernel (fir_deinterleaved_kernels.cuh) stages groups of up to G

@@ -4,7 +4,7 @@
 
 #include "engine_test_support.h"
 #include "fir/fir_engine.h"
-#include "stream/fir_stream.h"
+#include "fir/fir_stream.h"
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <cmath>

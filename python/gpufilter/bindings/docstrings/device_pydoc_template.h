@@ -6,3 +6,13 @@ static const char* __doc_gr_gpufilter_cuda_device_count =
     R"doc(Number of usable CUDA devices (0 without a driver or a device; never raises).)doc";
 static const char* __doc_gr_gpufilter_cuda_device_name =
     R"doc(Name and compute capability of a CUDA device; IndexError for a bad index.)doc";
+static const char* __doc_gr_gpufilter_filter_method =
+    R"doc(The FIR algorithm on the GPU: automatic (the faster for the taps and decimation, from the measured crossover), direct (direct form) or fft (overlap-save with cuFFT).)doc";
+static const char* __doc_gr_gpufilter_parse_filter_method =
+    R"doc(filter_method from "auto", "direct" or "fft"; ValueError naming method otherwise.)doc";
+static const char* __doc_gr_gpufilter_host_transfer =
+    R"doc(How GPU blocks move samples between GNU Radio's buffers and the GPU: dma_in_place (default: GNU Radio's buffers are page-locked when a flowgraph starts) or pinned_staging (through each block's own page-locked buffers).)doc";
+static const char* __doc_gr_gpufilter_set_host_transfer =
+    R"doc(Sets the host_transfer mode for flowgraphs started afterwards.)doc";
+static const char* __doc_gr_gpufilter_get_host_transfer =
+    R"doc(The host_transfer mode now set.)doc";

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "block_core.h"
+#include "device_selection.h"
+#include <gnuradio/block_detail.h>
+#include <gnuradio/buffer_double_mapped.h>
+#include <gnuradio/buffer_reader.h>
+#include <gnuradio/gpufilter/device.h>
+#include <gnuradio/io_signature.h>
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+namespace gr {
+namespace gpufilter {
+
+namespace {
+
+//! The whole mapping of a double-mapped buffer: two copies of bufsize items, back to
+//! back, since a window may run on into the second copy. Other buffer kinds: none.
+std::pair<const void*, std::size_t> mapping_of(const gr::buffer_sptr& buf)
+{
+    if (!buf || !std::dynamic_pointer_cast<gr::buffer_double_mapped>(buf))
+        return { nullptr, 0 };
+    return { buf->base(), 2 * std::size_t(buf->bufsize()) * buf->get_sizeof_item() };
+}
+
+} // namespace
+
+block_core::block_core(gr::block& block,
+                       gr::logger_ptr logger,
+                       int device,
+                       block_rate rate,
+                       int batch_size,
+                       const backends& make)
+    : d_block(block),
+      d_logger(std::move(logger)),
+      d_device(select_device(device, d_logger)),
+      d_rate(rate),
+      d_gate(block, batch_size, rate)
+{
+    if (d_device == device_cpu)
+        d_cpu = make.cpu();
+    else
+        d_gpu = make.gpu(d_device, static_cast<std::size_t>(batch_size));
+}
+
+std::string block_core::method() const { return d_gpu ? d_gpu->method() : "cpu"; }
+
+void block_core::start()
+{
+    d_gate.start();
+    // A (re)started flowgraph has fresh, zero-filled buffers: take the history from
+    // GNU Radio's window again, as gr-filter does by reading it.
+    d_history_stale = true;
+    if (d_gpu && get_host_transfer() == host_transfer::dma_in_place)
+        register_buffers();
+}
+
+void block_core::stop()
+{
+    d_gate.stop();
+    if (d_gpu)
+        d_gpu->unregister_host_memory(); // before GNU Radio frees its buffers
+}
+
+void block_core::register_buffers()
+{
+    const auto detail = d_block.detail();
+    if (!detail)
+        return;
+    std::vector<gr::buffer_sptr> buffers;
+    for (int p = 0; p < detail->ninputs(); ++p)
+        buffers.push_back(detail->input(p)->buffer());
+    for (int q = 0; q < detail->noutputs(); ++q)
+        buffers.push_back(detail->output(q));
+    bool in_place = true;
+    for (const auto& buf : buffers) {
+        const auto [base, bytes] = mapping_of(buf);
+        in_place = d_gpu->register_host_memory(base, bytes) && in_place;
+    }
+    d_logger->debug("host transfers: {} ({})",
+                    in_place ? "DMA in place" : "pinned staging",
+                    d_gpu->registration_note());
+}
+
+void block_core::forecast(int noutput_items, gr_vector_int& ninput_items_required) const
+{
+    const auto needed = d_rate.inputs_for(static_cast<std::uint64_t>(noutput_items)) +
+                        d_block.history() - 1;
+    const int wanted = std::max(static_cast<int>(needed), d_gate.min_input_items());
+    std::fill(ninput_items_required.begin(), ninput_items_required.end(), wanted);
+}
+
+int block_core::process(const gr_vector_const_void_star& windows,
+                        std::size_t nnew,
+                        gr_vector_void_star& out)
+{
+    d_largest_batch = std::max<uint64_t>(d_largest_batch, nnew);
+    std::size_t written = 0;
+    const bool ok = guarded([&] {
+        written = d_gpu ? process_on_gpu(windows, nnew, out)
+                        : d_cpu->process(windows.data(), nnew, out.data());
+    });
+    return ok ? static_cast<int>(written) : gr::block::WORK_DONE;
+}
+
+std::size_t block_core::process_on_gpu(const gr_vector_const_void_star& windows,
+                                       std::size_t nnew,
+                                       gr_vector_void_star& out)
+{
+    // windows[p] + old items: the new ones; the GPU keeps its own history, and takes
+    // it from the window's newest old items when GNU Radio's rules say so.
+    const std::size_t old_items = d_block.history() - 1;
+    const std::size_t gpu_history = d_gpu->history_items();
+    if (gpu_history > old_items)
+        throw std::logic_error("the GPU's history is longer than the block's");
+    const auto& item_bytes = d_block.input_signature()->sizeof_stream_items();
+    auto& fresh = d_fresh_items;
+    auto& history = d_history_items;
+    fresh.resize(windows.size()); // allocates on the first call only
+    history.resize(windows.size());
+    for (std::size_t p = 0; p < windows.size(); ++p) {
+        const auto base = static_cast<const char*>(windows[p]);
+        const std::size_t item = item_bytes[std::min(p, item_bytes.size() - 1)];
+        fresh[p] = base + old_items * item;
+        history[p] = base + (old_items - gpu_history) * item;
+    }
+    if (d_history_stale) { // first call, or new taps: GNU Radio's window rules
+        d_gpu->set_history(history.data());
+        d_history_stale = false;
+    }
+    return d_gpu->process(fresh.data(), nnew, out.data());
+}
+
+void block_core::log_failure(const std::exception& e) const
+{
+    // An exception leaving work() would end the block's thread silently and hang the
+    // flowgraph; process() returns WORK_DONE instead, so the flowgraph stops.
+    d_logger->error("GPU filtering failed, stopping this flowgraph: {}", e.what());
+}
+
+} // namespace gpufilter
+} // namespace gr

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_BLOCK_CORE_H
+#define INCLUDED_GPUFILTER_BLOCK_CORE_H
+
+#include "batch_gate.h"
+#include "cpu_kernel.h"
+#include "cuda/stream/host_stream.h"
+#include <gnuradio/block.h>
+#include <gnuradio/logger.h>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpufilter {
+
+/*!
+ * \brief What every GPU block does around its computation, written once, whatever
+ * its ports (one or many inputs and outputs, vector items) and its rate.
+ *
+ * A block owns one core and gives it two ways to compute: a host_stream (the GPU
+ * path with the block's processor) and a cpu_kernel (gr-filter's kernel). The core
+ * picks one from the device argument (select_device) and is the only place that
+ * knows which: the block's work() hands it GNU Radio's windows and gets outputs.
+ * Around that it owns the batching (batch_gate), the page-locking of every port's
+ * buffer for in-place DMA, the rule that the GPU takes its history from GNU Radio's
+ * window after a (re)start or a history change, and the error path: a CUDA failure
+ * is logged with CUDA's message and ends the stream instead of killing the block's
+ * thread (which would hang the flowgraph).
+ */
+class block_core
+{
+public:
+    //! Makers of the two computations; the core calls exactly one of them.
+    struct backends {
+        std::function<std::unique_ptr<cuda::host_stream>(int device,
+                                                         std::size_t max_chunk)>
+            gpu;
+        std::function<std::unique_ptr<cpu_kernel>()> cpu;
+    };
+
+    //! device: the make() argument (device_auto, device_cpu or an index).
+    block_core(gr::block& block,
+               gr::logger_ptr logger,
+               int device,
+               block_rate rate,
+               int batch_size,
+               const backends& make);
+
+    bool on_gpu() const { return d_gpu != nullptr; }
+    int device() const { return d_device; }
+    //! The GPU's algorithm ("direct", "fft", ...), or "cpu" on the CPU fallback.
+    std::string method() const;
+    int batch_size() const { return d_gate.batch_size(); }
+    uint64_t largest_batch() const { return d_largest_batch; }
+
+    //! The computation, for a block family's typed controls (taps, rotation): exactly
+    //! one of the two is not null.
+    cuda::host_stream* gpu() { return d_gpu.get(); }
+    cpu_kernel* cpu() { return d_cpu.get(); }
+
+    void start(); //!< from the block's start()
+    void stop();  //!< from the block's stop()
+    //! The rate's input for noutput_items, plus history, raised to a whole batch while
+    //! upstream is running; on every input port.
+    void forecast(int noutput_items, gr_vector_int& ninput_items_required) const;
+    //! Instead of gr::block::set_output_multiple: the block's own multiple survives.
+    void set_output_multiple(int multiple) { d_gate.set_own_output_multiple(multiple); }
+    //! The block's history (length) changed: the GPU reloads its history from the
+    //! next window.
+    void history_changed() { d_history_stale = true; }
+
+    /*!
+     * Computes one work() call: windows[p] is input port p's window (history()-1 old
+     * items, then nnew new ones), out[q] output port q's room. Returns the outputs
+     * written per port, or WORK_DONE when the GPU failed (the error is logged).
+     */
+    int process(const gr_vector_const_void_star& windows,
+                std::size_t nnew,
+                gr_vector_void_star& out);
+
+    //! Runs f(); an exception from it (a CUDA failure) is logged and gives false.
+    template <class F>
+    bool guarded(F&& f)
+    {
+        try {
+            f();
+            return true;
+        } catch (const std::exception& e) {
+            log_failure(e);
+            return false;
+        }
+    }
+
+private:
+    std::size_t process_on_gpu(const gr_vector_const_void_star& windows,
+                               std::size_t nnew,
+                               gr_vector_void_star& out);
+    void register_buffers();
+    void log_failure(const std::exception& e) const;
+
+    gr::block& d_block;
+    gr::logger_ptr d_logger; // the block's own, so messages carry its name
+    int d_device;
+    block_rate d_rate;
+    batch_gate d_gate;
+    std::unique_ptr<cuda::host_stream> d_gpu; // exactly one of these two
+    std::unique_ptr<cpu_kernel> d_cpu;
+    bool d_history_stale = true;
+    uint64_t d_largest_batch = 0;
+    // Per-port pointers of one work() call, kept so that work() does not allocate.
+    std::vector<const void*> d_fresh_items, d_history_items;
+};
+
+} // namespace gpufilter
+} // namespace gr
+
+#endif

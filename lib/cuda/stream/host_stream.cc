@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "../common/resources.h"
+#include "host_registry.h"
+#include "host_stream.h"
+#include "processor.h"
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+
+namespace {
+
+// Three slots keep the three stages (upload, compute, download) busy at once.
+constexpr std::size_t slots = 3;
+// A sub-chunk is a quarter of the largest call, so one call already pipelines, but
+// not below 16384 items: each costs a few microseconds of API calls, which would
+// then outweigh the copies they overlap.
+constexpr std::size_t min_sub_chunk = 16384;
+
+std::size_t sub_chunk_for(std::size_t max_chunk)
+{
+    return std::min(max_chunk, std::max(min_sub_chunk, (max_chunk + 3) / 4));
+}
+
+std::atomic<long> s_fail_after{ -1 };
+
+//! One buffer per port, of items of the port's size.
+template <class Buffer>
+std::vector<Buffer> port_buffers(const std::vector<std::size_t>& item_bytes,
+                                 std::size_t items)
+{
+    std::vector<Buffer> v;
+    for (const std::size_t bytes : item_bytes)
+        v.emplace_back(bytes * items);
+    return v;
+}
+
+} // namespace
+
+void testing::fail_after(long calls) { s_fail_after = calls; }
+
+struct host_stream::impl {
+    //! One sub-chunk's resources; busy until its download has been waited for.
+    struct slot {
+        slot(const port_layout& ports, std::size_t n_in, std::size_t n_out)
+            : host_in(port_buffers<pinned_buffer<char>>(ports.in_item_bytes, n_in)),
+              dev_in(port_buffers<device_buffer<char>>(ports.in_item_bytes, n_in)),
+              host_out(port_buffers<pinned_buffer<char>>(ports.out_item_bytes, n_out)),
+              dev_out(port_buffers<device_buffer<char>>(ports.out_item_bytes, n_out)),
+              copy_to(ports.out_item_bytes.size(), nullptr)
+        {
+            for (auto& b : dev_in)
+                dev_in_ptrs.push_back(b.get());
+            for (auto& b : dev_out)
+                dev_out_ptrs.push_back(b.get());
+        }
+        std::vector<pinned_buffer<char>> host_in;
+        std::vector<device_buffer<char>> dev_in;
+        std::vector<pinned_buffer<char>> host_out;
+        std::vector<device_buffer<char>> dev_out;
+        std::vector<const void*> dev_in_ptrs;
+        std::vector<void*> dev_out_ptrs;
+        event uploaded, computed, downloaded;
+        bool busy = false;
+        std::vector<char*> copy_to; // staged output still to be copied out, or null
+        std::size_t nout = 0;
+    };
+
+    impl(int dev, std::unique_ptr<processor> p, std::size_t max_chunk)
+        : device((use_device(dev), dev)),
+          proc(std::move(p)),
+          sub_chunk(sub_chunk_for(max_chunk)),
+          fail_after(s_fail_after.load()),
+          in_place_in(proc->ports().in_item_bytes.size()),
+          in_place_out(proc->ports().out_item_bytes.size())
+    {
+        allocate_slots();
+    }
+
+    void allocate_slots()
+    {
+        const port_layout& ports = proc->ports();
+        const std::size_t n_out = proc->max_output_count(sub_chunk);
+        for (auto& s : ring)
+            s = std::make_unique<slot>(ports, sub_chunk, n_out);
+        slot_outputs = n_out;
+    }
+
+    //! Waits for a slot's download and moves its staged output to the caller.
+    void retire(slot& s)
+    {
+        if (!s.busy)
+            return;
+        s.busy = false;
+        s.downloaded.synchronize();
+        const auto& out_bytes = proc->ports().out_item_bytes;
+        for (std::size_t q = 0; q < out_bytes.size(); ++q)
+            if (s.copy_to[q])
+                std::memcpy(s.copy_to[q], s.host_out[q].get(), s.nout * out_bytes[q]);
+    }
+
+    int device;
+    std::unique_ptr<processor> proc;
+    std::size_t sub_chunk;
+    std::size_t slot_outputs = 0;
+    long fail_after;
+    long calls = 0;
+    std::vector<char> in_place_in, in_place_out; // per port: registered, so no staging
+    std::array<std::unique_ptr<slot>, slots> ring;
+    stream upload, compute, download;
+    host_registration host;
+};
+
+host_stream::host_stream(int device, std::unique_ptr<processor> p, std::size_t max_chunk)
+{
+    if (max_chunk == 0)
+        throw std::invalid_argument("max_chunk: must be > 0");
+    if (!p)
+        throw std::invalid_argument("processor: must not be null");
+    d_impl = std::make_unique<impl>(device, std::move(p), max_chunk);
+}
+
+host_stream::~host_stream() = default;
+
+std::size_t host_stream::output_count(std::size_t n) const
+{
+    return d_impl->proc->output_count(n);
+}
+
+std::size_t host_stream::process(const void* const* in, std::size_t n, void* const* out)
+{
+    impl& s = *d_impl;
+    use_device(s.device);
+    if (s.fail_after >= 0 && s.calls++ >= s.fail_after)
+        GPUFILTER_CHECK(cudaMemcpyAsync(
+            nullptr, s.ring[0]->host_in[0].get(), 1, cudaMemcpyHostToDevice, s.upload));
+    for (auto& slot : s.ring) // a call that threw may have left slots behind
+        slot->busy = false;
+
+    const port_layout& ports = s.proc->ports();
+    const std::size_t nin_ports = ports.in_item_bytes.size();
+    const std::size_t nout_ports = ports.out_item_bytes.size();
+    const std::size_t total_out = output_count(n);
+    auto& in_place_in = s.in_place_in; // sized when made: no allocation per call
+    auto& in_place_out = s.in_place_out;
+    for (std::size_t p = 0; p < nin_ports; ++p)
+        in_place_in[p] = s.host.contains(in[p], n * ports.in_item_bytes[p]);
+    for (std::size_t q = 0; q < nout_ports; ++q)
+        in_place_out[q] = s.host.contains(out[q], total_out * ports.out_item_bytes[q]);
+
+    std::size_t written = 0;
+    std::size_t next = 0;
+    for (std::size_t done = 0; done < n; next = (next + 1) % slots) {
+        auto& slot = *s.ring[next];
+        s.retire(slot); // the slot's previous sub-chunk is out of all its buffers
+        const std::size_t count = std::min(s.sub_chunk, n - done);
+
+        for (std::size_t p = 0; p < nin_ports; ++p) {
+            const std::size_t bytes = count * ports.in_item_bytes[p];
+            const char* src =
+                static_cast<const char*>(in[p]) + done * ports.in_item_bytes[p];
+            if (!in_place_in[p]) {
+                std::memcpy(slot.host_in[p].get(), src, bytes);
+                src = slot.host_in[p].get();
+            }
+            GPUFILTER_CHECK(cudaMemcpyAsync(
+                slot.dev_in[p].get(), src, bytes, cudaMemcpyHostToDevice, s.upload));
+        }
+        slot.uploaded.record(s.upload);
+
+        // Computations run in order on one stream: each call's state feeds the next.
+        GPUFILTER_CHECK(cudaStreamWaitEvent(s.compute, slot.uploaded, 0));
+        slot.nout = s.proc->process(
+            slot.dev_in_ptrs.data(), count, slot.dev_out_ptrs.data(), s.compute);
+        if (slot.nout > s.slot_outputs)
+            throw std::logic_error("processor wrote more than max_output_count()");
+        slot.computed.record(s.compute);
+
+        GPUFILTER_CHECK(cudaStreamWaitEvent(s.download, slot.computed, 0));
+        for (std::size_t q = 0; q < nout_ports; ++q) {
+            const std::size_t item = ports.out_item_bytes[q];
+            char* dst = static_cast<char*>(out[q]) + written * item;
+            GPUFILTER_CHECK(
+                cudaMemcpyAsync(in_place_out[q] ? dst : slot.host_out[q].get(),
+                                slot.dev_out[q].get(),
+                                slot.nout * item,
+                                cudaMemcpyDeviceToHost,
+                                s.download));
+            slot.copy_to[q] = in_place_out[q] ? nullptr : dst;
+        }
+        slot.downloaded.record(s.download);
+        slot.busy = true;
+
+        written += slot.nout;
+        done += count;
+    }
+    for (std::size_t i = 0; i < slots; ++i) // oldest first
+        s.retire(*s.ring[(next + i) % slots]);
+    return written;
+}
+
+void host_stream::set_history(const void* const* host)
+{
+    use_device(d_impl->device);
+    d_impl->proc->set_history(host, d_impl->compute);
+}
+
+std::size_t host_stream::history_items() const { return d_impl->proc->history_items(); }
+
+bool host_stream::register_host_memory(const void* base, std::size_t bytes)
+{
+    use_device(d_impl->device);
+    return d_impl->host.add(base, bytes);
+}
+
+void host_stream::unregister_host_memory()
+{
+    use_device(d_impl->device);
+    d_impl->host.clear();
+}
+
+const std::string& host_stream::registration_note() const { return d_impl->host.note(); }
+
+int host_stream::device() const { return d_impl->device; }
+
+const char* host_stream::method() const { return d_impl->proc->method(); }
+
+processor& host_stream::current() { return *d_impl->proc; }
+
+const processor& host_stream::current() const { return *d_impl->proc; }
+
+void host_stream::replace(std::unique_ptr<processor> p)
+{
+    impl& s = *d_impl;
+    use_device(s.device);
+    s.compute.synchronize(); // nothing queued may still use the old one
+    const bool bigger = p->max_output_count(s.sub_chunk) > s.slot_outputs;
+    s.proc = std::move(p);
+    if (bigger)
+        s.allocate_slots();
+}
+
+CUstream_st* host_stream::compute_stream()
+{
+    use_device(d_impl->device);
+    return d_impl->compute;
+}
+
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr

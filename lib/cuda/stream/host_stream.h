@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_CUDA_HOST_STREAM_H
+#define INCLUDED_GPUFILTER_CUDA_HOST_STREAM_H
+
+// Host-to-host processing on a GPU through any processor (processor.h). This header
+// has no CUDA types, so the block layer can use it without seeing CUDA.
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+struct CUstream_st; // cudaStream_t is CUstream_st*; no CUDA header needed here
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+
+class processor;
+
+/*!
+ * \brief Moves host items through a processor on one GPU, with copies overlapped with
+ * compute.
+ *
+ * Each process() call is cut into sub-chunks that go round a ring of slots on three
+ * streams (host->device copies, compute, device->host copies), so the upload of
+ * chunk k+1, the computation of chunk k and the download of chunk k-1 run at once.
+ * Host memory registered with register_host_memory() (GNU Radio's own buffers) is
+ * copied by DMA in place; other host memory goes through pinned staging buffers,
+ * never through a pageable copy. Every input and output port of the processor is
+ * moved this way. Not thread-safe: one caller at a time.
+ */
+class host_stream
+{
+public:
+    //! Takes the processor, made on `device`. max_chunk bounds the device memory:
+    //! process() takes any n, at most max_chunk items per sub-chunk ring.
+    host_stream(int device, std::unique_ptr<processor> p, std::size_t max_chunk);
+    virtual ~host_stream();
+    host_stream(const host_stream&) = delete;
+    host_stream& operator=(const host_stream&) = delete;
+
+    //! n items of each input port (in[p]) into output_count(n) items of each output
+    //! port (out[q]), all host memory; returns that count.
+    std::size_t process(const void* const* in, std::size_t n, void* const* out);
+    std::size_t output_count(std::size_t n) const;
+
+    //! The processor's history_items() host items per input port (oldest first).
+    void set_history(const void* const* host);
+    std::size_t history_items() const;
+
+    //! Page-locks [base, base + bytes) so process() can DMA to and from it in place.
+    //! Returns whether the range is usable that way (false: staging is used; the
+    //! reason is in registration_note()). Shared with other host_streams that
+    //! register the same range: it stays locked until the last of them unregisters.
+    bool register_host_memory(const void* base, std::size_t bytes);
+    //! Releases what register_host_memory() locked. Call before that memory goes.
+    void unregister_host_memory();
+    const std::string& registration_note() const;
+
+    int device() const;
+    //! The processor's algorithm ("direct", "fft", ...).
+    const char* method() const;
+
+protected:
+    processor& current();
+    const processor& current() const;
+    //! Replaces the processor (same ports) between calls, e.g. a FIR whose new taps
+    //! suit another algorithm.
+    void replace(std::unique_ptr<processor> p);
+    //! Makes the device current and returns the compute stream: set-up work (taps,
+    //! history) a subclass queues there runs in order with the computation.
+    CUstream_st* compute_stream();
+
+private:
+    struct impl;
+    std::unique_ptr<impl> d_impl;
+};
+
+namespace testing {
+//! Test hook: call calls+1 of process() of each host_stream made afterwards issues an
+//! invalid copy, a real CUDA error, so tests can check that a failing GPU stops a
+//! flowgraph with CUDA's message. Negative: off (the default).
+void fail_after(long calls);
+} // namespace testing
+
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr
+
+#endif

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "cuda/stream/host_stream.h"
+#include "testing_hooks.h"
+
+namespace gr {
+namespace gpufilter {
+namespace testing {
+
+void fail_gpu_after(long calls) { cuda::testing::fail_after(calls); }
+
+} // namespace testing
+} // namespace gpufilter
+} // namespace gr

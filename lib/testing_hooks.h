@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_TESTING_HOOKS_H
+#define INCLUDED_GPUFILTER_TESTING_HOOKS_H
+
+// Seams for the test suite's fault injection (python/gpufilter/bindings/
+// test_hooks_python.cc, built for tests and never installed). Not public API.
+
+#include <gnuradio/gpufilter/api.h>
+
+namespace gr {
+namespace gpufilter {
+namespace testing {
+
+//! GPU blocks made afterwards fail with a real CUDA error on their GPU call
+//! calls+1; negative: off.
+GPUFILTER_API void fail_gpu_after(long calls);
+
+} // namespace testing
+} // namespace gpufilter
+} // namespace gr
+
+#endif

@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Command-line checking shared by the apps: every number must be finite and in its
+range, and a bad argument is one line on stderr ("prog: error: ..."), exit status 2."""
+
+import argparse
+import math
+
+USAGE_ERROR = 2
+
+
+class parser(argparse.ArgumentParser):
+    """argparse, with errors on one line instead of the usage text and the error."""
+
+    def error(self, message):
+        self.exit(USAGE_ERROR, f"{self.prog}: error: {message} (--help for usage)\n")
+
+
+def _number_text(x):
+    return str(x) if isinstance(x, int) else f"{x:g}"
+
+
+def _range_text(lo, hi, lo_open):
+    lo_text, hi_text = (None if x is None else _number_text(x) for x in (lo, hi))
+    if hi is None:
+        return f"{'>' if lo_open else '>='} {lo_text}"
+    if lo is None:
+        return f"<= {hi_text}"
+    return f"in {'(' if lo_open else '['}{lo_text}, {hi_text}]"
+
+
+def real(lo=None, hi=None, lo_open=False):
+    """argparse type: a finite float in [lo, hi] ((lo, hi] when lo_open)."""
+
+    def convert(text):
+        try:
+            x = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: '{text}'") from None
+        if not math.isfinite(x):
+            raise argparse.ArgumentTypeError(f"must be a finite number, not '{text}'")
+        if (lo is not None and (x < lo or (lo_open and x == lo))) or \
+                (hi is not None and x > hi):
+            raise argparse.ArgumentTypeError(
+                f"{text} is out of range: must be {_range_text(lo, hi, lo_open)}")
+        return x
+
+    convert.__name__ = "number"
+    return convert
+
+
+def _int(text, lo, hi):
+    try:
+        x = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: '{text}'") from None
+    if x < lo or (hi is not None and x > hi):
+        raise argparse.ArgumentTypeError(
+            f"{text} is out of range: must be {_range_text(lo, hi, False)}")
+    return x
+
+
+def integer(lo, hi=None):
+    """argparse type: an integer in [lo, hi]."""
+
+    def convert(text):
+        return _int(text.strip(), lo, hi)
+
+    convert.__name__ = "integer"
+    return convert
+
+
+def integer_list(lo, hi=None):
+    """argparse type: a comma-separated, non-empty list of integers in [lo, hi]."""
+
+    def convert(text):
+        items = [t.strip() for t in text.split(",") if t.strip()]
+        if not items:
+            raise argparse.ArgumentTypeError(f"not a list of integers: '{text}'")
+        return [_int(t, lo, hi) for t in items]
+
+    convert.__name__ = "integer list"
+    return convert

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+// gpufilter_test_hooks: the test suite's fault injection. Built for tests only.
+
+#include "testing_hooks.h"
+#include <pybind11/pybind11.h>
+
+PYBIND11_MODULE(gpufilter_test_hooks, m)
+{
+    m.def("fail_gpu_after",
+          &gr::gpufilter::testing::fail_gpu_after,
+          pybind11::arg("calls"),
+          "GPU blocks made afterwards fail with a real CUDA error on GPU call calls+1.");
+}

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Every numeric argument of the apps is checked for being finite and in range, and a
+bad one is one line on stderr with exit status 2 (gpufilter_fm_rx's own cases are in
+qa_fm_receiver; bench_fir's in the app_bench_fir_bad_args test)."""
+
+import argparse
+import importlib.machinery
+import importlib.util
+import os
+import subprocess
+import sys
+
+from gnuradio import gr_unittest
+from gnuradio.gpufilter import app_args
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+APPS = os.path.normpath(os.path.join(HERE, "..", "..", "apps"))
+
+
+class qa_app_arguments(gr_unittest.TestCase):
+    def test_001_real(self):
+        convert = app_args.real(0, 10, lo_open=True)
+        self.assertEqual(convert("2.5"), 2.5)
+        self.assertEqual(convert("1e1"), 10.0)
+        for bad in ("nan", "NaN", "inf", "-inf", "0", "-1", "10.5", "x", ""):
+            with self.subTest(text=bad):
+                with self.assertRaises(argparse.ArgumentTypeError):
+                    convert(bad)
+        self.assertEqual(app_args.real()("-200e3"), -200e3)
+        with self.assertRaises(argparse.ArgumentTypeError):
+            app_args.real()("nan")
+
+    def test_002_integers(self):
+        self.assertEqual(app_args.integer(1, 5)("5"), 5)
+        self.assertEqual(app_args.integer_list(1)("16, 32,64"), [16, 32, 64])
+        for bad in ("0", "6", "1.5", "1e3", "nan", "x"):
+            with self.subTest(text=bad):
+                with self.assertRaises(argparse.ArgumentTypeError):
+                    app_args.integer(1, 5)(bad)
+        for bad in ("", ",", "1,0", "1,x"):
+            with self.subTest(text=bad):
+                with self.assertRaises(argparse.ArgumentTypeError):
+                    app_args.integer_list(1)(bad)
+
+    def check_refused(self, app, cases, one_line=True):
+        for args, message in cases:
+            with self.subTest(app=app, args=args):
+                run = subprocess.run([sys.executable, os.path.join(APPS, app), *args],
+                                     capture_output=True, text=True, timeout=120)
+                self.assertEqual(run.returncode, 2, (args, run.stdout, run.stderr))
+                self.assertIn(message, run.stderr)
+                self.assertNotIn("Traceback", run.stderr)
+                if one_line:
+                    self.assertEqual(len(run.stderr.strip().splitlines()), 1, run.stderr)
+
+    def test_003_fir_demo(self):
+        self.check_refused("gpufilter_fir_demo.py", [
+            (["--samples", "0"], "--samples: 0 is out of range"),
+            (["--samples", "nan"], "--samples: not an integer"),
+            (["--taps", "63", "inf"], "--taps: not an integer"),
+            (["--taps", "10000000"], "--taps: 10000000 is out of range"),
+            (["--decimation", "0"], "--decimation: 0 is out of range"),
+            (["--device", "-3"], "--device: -3 is out of range"),
+            (["--device", "4096"], "no CUDA device 4096"),
+            (["--batch-size", "0"], "--batch-size: 0 is out of range"),
+        ])
+
+    def test_004_bench_cupy(self):
+        # Arguments are checked before CuPy is imported, so this runs without CuPy;
+        # argparse's usage text comes first (this app needs no GNU Radio).
+        self.check_refused("bench_cupy.py", [
+            (["--taps", "0"], "--taps"),
+            (["--decimations", "1,nan"], "--decimations"),
+            (["--samples", "inf"], "--samples"),
+            (["--reps", "0"], "--reps"),
+        ], one_line=False)
+
+    def test_005_every_option_has_help(self):
+        for app in ("gpufilter_fm_rx", "gpufilter_fir_demo.py"):
+            path = os.path.join(APPS, app)
+            loader = importlib.machinery.SourceFileLoader(app.replace(".", "_"), path)
+            spec = importlib.util.spec_from_loader(loader.name, loader)
+            module = importlib.util.module_from_spec(spec)
+            loader.exec_module(module)
+            for action in module.make_parser()._actions:
+                with self.subTest(app=app, option=action.option_strings):
+                    self.assertTrue(action.help and action.help != argparse.SUPPRESS)
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_app_arguments)
