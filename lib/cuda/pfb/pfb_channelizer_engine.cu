@@ -40,14 +40,18 @@ template <class In>
 int pfb_channelizer_engine<In>::rate_ratio_for(unsigned numchans, float oversample_rate)
 {
     // gr-filter's test (pfb_channelizer_ccf_impl's constructor): numchans/rate within
-    // 1e-5 of an integer, and its d_rate_ratio = rintf(numchans/rate).
+    // 1e-5 of an integer, and its d_rate_ratio = rintf(numchans/rate). That absolute
+    // 1e-5 is finer than a float rate can be from about 1000 channels up (4096/3072
+    // as a float gives 3071.99991), so a relative 1e-5 is accepted too: everything
+    // gr-filter accepts, and N/i written as a float for large N.
     if (numchans == 0)
         throw std::invalid_argument("numchans: must be >= 1, got 0");
     if (!(oversample_rate > 0.0f))
         throw std::invalid_argument("oversample_rate: must be > 0, got " +
                                     std::to_string(oversample_rate));
     const double srate = numchans / static_cast<double>(oversample_rate);
-    if (std::fabs(srate - std::round(srate)) > 0.00001)
+    const double off = std::fabs(srate - std::round(srate));
+    if (off > 0.00001 && off > 0.00001 * std::round(srate))
         throw std::invalid_argument("oversample_rate: must be numchans/i for an integer "
                                     "i in [1, numchans], got " +
                                     std::to_string(oversample_rate));

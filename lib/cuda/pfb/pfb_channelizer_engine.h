@@ -30,7 +30,8 @@ enum class pfb_layout {
  * converted on the GPU with the scaling in common/sample_load.h.
  *
  * Each step consumes numchans/oversample_rate = R input samples (an integer, as
- * gr-filter requires, checked to 1e-5) and yields one sample of each of the numchans
+ * gr-filter requires; checked to 1e-5 absolute as gr-filter does, or 1e-5 relative,
+ * which a float N/R for large N needs) and yields one sample of each of the numchans
  * channels (polyphase_bank.h has the exact algorithm). Channel c of step s is
  * gr-filter's fft outbuf[c]: with pfb_layout::streams, output port k carries
  * channel channel_map[k] (the map may reorder, repeat and drop channels; an empty

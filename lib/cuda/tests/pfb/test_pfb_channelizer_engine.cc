@@ -60,6 +60,10 @@ TEST(pfb_channelizer_parameters, bad_arguments_throw_before_the_gpu)
     EXPECT_EQ(E::rate_ratio_for(8, 1.0f), 8);
     EXPECT_EQ(E::rate_ratio_for(8, 8.0f), 1);
     EXPECT_EQ(E::rate_ratio_for(36, 36.0f / 7), 7); // gr-filter: any integer N/i
+    // gr-filter's absolute 1e-5 rejects this float (3071.99991); relative 1e-5 not.
+    EXPECT_EQ(E::rate_ratio_for(4096, 4096.0f / 3072), 3072);
+    EXPECT_EQ(E::rate_ratio_for(1024, 1024.0f / 768), 768);
+    EXPECT_THROW(E::rate_ratio_for(4096, 4096.0f / 3071.5f), std::invalid_argument);
 }
 
 TEST_F(pfb_channelizer_test, matches_reference_over_channels_rates_and_taps)
