@@ -15,7 +15,10 @@ namespace {
 
 const char* usage =
     "usage: bench_fir [--types ccf,fff,ccc] [--taps 16,64,256,1024,4096,16384]\n"
-    "                 [--decimations 1,8] [--cases flowgraph,engine,xlating]\n"
+    "                 [--decimations 1,8] [--cases flowgraph,engine,xlating,pfb]\n"
+    "                 [--pfb-channels 16,64,256,1024,4096] [--pfb-taps 4,8,16,32,64]\n"
+    "                 (pfb: the channelizer engine; taps per channel; not in the\n"
+    "                 default --cases)\n"
     "                 [--fft-sizes 8192,16384,...]  (engine rows of the FFT path at\n"
     "                 each size, to measure the size rule)\n"
     "                 [--kernel-variants]  (engine rows of the untiled direct kernel)\n"
@@ -123,7 +126,11 @@ bench::options parse(int argc, char** argv)
             o.fft_sizes = split_ints(value(), "--fft-sizes", 2, 1 << 22);
         } else if (a == "--cases") {
             o.cases = split(value());
-            check_names(o.cases, { "flowgraph", "engine", "xlating" }, "--cases");
+            check_names(o.cases, { "flowgraph", "engine", "xlating", "pfb" }, "--cases");
+        } else if (a == "--pfb-channels") {
+            o.pfb_channels = split_ints(value(), "--pfb-channels", 1, 1 << 16);
+        } else if (a == "--pfb-taps") {
+            o.pfb_taps = split_ints(value(), "--pfb-taps", 1, 1 << 12);
         } else if (a == "--seconds") {
             o.seconds = parse_real(value(), "--seconds", 1e-3, 3600);
             seconds_set = true;
@@ -185,6 +192,8 @@ int main(int argc, char** argv)
             bench::run_engine_cases(o, dev, rows);
         if (o.has_case("xlating"))
             bench::run_xlating_cases(o, rows);
+        if (o.has_case("pfb"))
+            bench::run_pfb_cases(o, dev, rows);
         bench::derive(rows);
         std::printf("\n");
         bench::print_table(o, dev, rows);

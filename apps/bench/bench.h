@@ -18,6 +18,8 @@ struct options {
     std::vector<int> fft_sizes;          // extra engine rows: the FFT path at these sizes
     std::vector<std::string> fft_groups; // extra engine rows: FFT group sizes (samples)
     bool kernel_variants = false; // extra engine rows: the one-output-per-thread kernel
+    std::vector<int> pfb_channels{ 16, 64, 256, 1024, 4096 }; // pfb rows
+    std::vector<int> pfb_taps{ 4, 8, 16, 32, 64 };            // pfb rows: taps/channel
     std::vector<std::string> cases{ "flowgraph", "engine", "xlating" };
     double seconds = 0.5; // per flowgraph measurement
     double pcie_gbps = 50.0;
@@ -65,6 +67,7 @@ struct row {
 void run_flowgraph_cases(const options& o, std::vector<row>& rows);
 void run_xlating_cases(const options& o, std::vector<row>& rows);
 void run_engine_cases(const options& o, const device_info& dev, std::vector<row>& rows);
+void run_pfb_cases(const options& o, const device_info& dev, std::vector<row>& rows);
 
 // Bytes per input sample in and out of a filter of this type at decimation D.
 double in_bytes(const std::string& type);

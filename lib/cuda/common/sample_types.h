@@ -15,6 +15,22 @@ using complex = std::complex<float>;
 template <class T>
 inline constexpr bool is_complex_v = std::is_same_v<T, complex>;
 
+/*!
+ * Interleaved integer IQ samples, as SDR front ends deliver them: one complex sample
+ * per item (I then Q). They stay integers in device memory (a quarter or half of the
+ * transfer of complex float) and are converted in a kernel's load path
+ * (sample_load.h, which also fixes their scaling).
+ */
+struct iq_s8 {
+    std::int8_t i, q;
+};
+struct iq_u8 { //!< offset binary, as rtl_sdr delivers it
+    std::uint8_t i, q;
+};
+struct iq_s16 {
+    std::int16_t i, q;
+};
+
 //! A filter's output is complex as soon as its input or its taps are.
 template <class In, class Tap>
 using filter_output_t =

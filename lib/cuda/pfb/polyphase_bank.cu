@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "polyphase_bank.h"
+#include "polyphase_kernels.cuh"
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+
+namespace {
+
+// Rows of the work buffer: 2^21 complex (16 MB) per chunk of steps, enough work per
+// launch to fill an H200 at any channel count.
+constexpr std::size_t samples_per_chunk = std::size_t(1) << 21;
+
+template <class In>
+using source_t = pfb_kernels::source<device_t<In>>;
+
+template <class In>
+source_t<In>
+view(const complex* history, std::size_t history_len, const In* in, std::size_t n)
+{
+    return { reinterpret_cast<const float2*>(history),
+             static_cast<long long>(history_len),
+             reinterpret_cast<const device_t<In>*>(in),
+             static_cast<long long>(n) };
+}
+
+template <class S>
+void launch_keep(pfb_kernels::source<S> src,
+                 long long from,
+                 complex* dst,
+                 std::size_t n,
+                 cudaStream_t s)
+{
+    if (n == 0)
+        return;
+    constexpr int block = 256;
+    pfb_kernels::
+        keep_history<<<blocks_for(static_cast<long long>(n), block), block, 0, s>>>(
+            src, from, reinterpret_cast<float2*>(dst), static_cast<long long>(n));
+    GPUFILTER_CHECK_LAUNCH();
+}
+
+cufftComplex* as_cufft(complex* p) { return reinterpret_cast<cufftComplex*>(p); }
+
+} // namespace
+
+template <class In>
+polyphase_bank<In>::polyphase_bank(unsigned numchans,
+                                   const std::vector<float>& taps,
+                                   int rate_ratio)
+    : d_n(static_cast<int>(numchans)), d_rate(rate_ratio)
+{
+    if (numchans == 0 || numchans > max_channels)
+        throw std::invalid_argument("numchans: must be in [1, " +
+                                    std::to_string(max_channels) + "], got " +
+                                    std::to_string(numchans));
+    if (taps.empty())
+        throw std::invalid_argument("taps: must not be empty");
+    if (rate_ratio < 1 || rate_ratio > d_n)
+        throw std::invalid_argument(
+            "oversample_rate: numchans/oversample_rate must be an integer in [1, " +
+            std::to_string(d_n) + "], got " + std::to_string(rate_ratio));
+    // Every shape the FIR kernel can be launched with fits the default 48 KB.
+    if (pfb_shape::smem_bytes(d_n, d_rate) > 48 * 1024)
+        throw std::logic_error("polyphase_bank: FIR tile exceeds 48 KB");
+
+    std::size_t chunk = 1;
+    while (chunk * 2 * d_n <= samples_per_chunk)
+        chunk *= 2;
+    d_steps_per_chunk = chunk;
+    d_rows = device_buffer<complex>(chunk * d_n);
+    make_plans();
+
+    stream s;
+    set_taps(taps, s); // zero history of the right length
+    s.synchronize();
+    d_phase = d_rate - 1;
+}
+
+template <class In>
+void polyphase_bank<In>::make_plans()
+{
+    if (d_n == 1)
+        return; // a 1-point FFT is the identity
+    std::size_t work_bytes = 0;
+    for (std::size_t batch = 1; batch <= d_steps_per_chunk; batch *= 2) {
+        fft_plan p = fft_plan::create();
+        GPUFILTER_CHECK(cufftSetAutoAllocation(p.get(), 0)); // one shared work area
+        int n = d_n;
+        std::size_t bytes = 0;
+        GPUFILTER_CHECK(cufftMakePlanMany(p.get(),
+                                          1,
+                                          &n,
+                                          nullptr,
+                                          1,
+                                          d_n,
+                                          nullptr,
+                                          1,
+                                          d_n,
+                                          CUFFT_C2C,
+                                          static_cast<int>(batch),
+                                          &bytes));
+        work_bytes = std::max(work_bytes, bytes);
+        d_plans.push_back(std::move(p));
+    }
+    if (work_bytes) {
+        d_fft_work = device_buffer<char>(work_bytes);
+        for (const auto& p : d_plans)
+            GPUFILTER_CHECK(cufftSetWorkArea(p.get(), d_fft_work.get()));
+    }
+}
+
+template <class In>
+void polyphase_bank<In>::set_taps(const std::vector<float>& taps, cudaStream_t stream)
+{
+    if (taps.empty())
+        throw std::invalid_argument("taps: must not be empty");
+    const std::size_t N = d_n;
+    const std::size_t T = (taps.size() + N - 1) / N;
+    // Queued work may still read the taps and the history about to be replaced.
+    GPUFILTER_CHECK(cudaStreamSynchronize(stream));
+
+    std::vector<float> padded(N * T, 0.0f); // h[f + k*N] is branch f's tap k
+    std::copy(taps.begin(), taps.end(), padded.begin());
+    if (d_branch.size() < padded.size())
+        d_branch = device_buffer<float>(padded.size());
+    GPUFILTER_CHECK(cudaMemcpyAsync(d_branch.get(),
+                                    padded.data(),
+                                    padded.size() * sizeof(float),
+                                    cudaMemcpyHostToDevice,
+                                    stream));
+
+    // The newest N*T - 1 samples of the old history; zeros before them.
+    const std::size_t old_len = d_history_len;
+    const std::size_t new_len = N * T - 1;
+    const std::size_t capacity = std::max<std::size_t>(new_len, 1);
+    device_buffer<complex>& next = d_history[d_current ^ 1];
+    if (next.size() < capacity)
+        next = device_buffer<complex>(capacity);
+    launch_keep(view<In>(d_history[d_current].get(), old_len, nullptr, 0),
+                static_cast<long long>(old_len) - static_cast<long long>(new_len),
+                next.get(),
+                new_len,
+                stream);
+    // Before the old buffer may go, and `padded` with it.
+    GPUFILTER_CHECK(cudaStreamSynchronize(stream));
+    d_current ^= 1;
+    if (d_history[d_current ^ 1].size() < capacity)
+        d_history[d_current ^ 1] = device_buffer<complex>(capacity);
+    d_history_len = new_len;
+    d_taps_per_filter = static_cast<int>(T);
+    d_taps = taps;
+}
+
+template <class In>
+void polyphase_bank<In>::set_history(const In* host_samples, cudaStream_t stream)
+{
+    // Converted here exactly as the kernels convert (sample_load.h), so the history
+    // is complex whatever the format.
+    std::vector<complex> converted(d_history_len);
+    const auto* raw = reinterpret_cast<const device_t<In>*>(host_samples);
+    for (std::size_t i = 0; i < d_history_len; ++i) {
+        const float2 c = to_complex(raw[i]);
+        converted[i] = complex(c.x, c.y);
+    }
+    if (d_history_len)
+        GPUFILTER_CHECK(cudaMemcpyAsync(d_history[d_current].get(),
+                                        converted.data(),
+                                        d_history_len * sizeof(complex),
+                                        cudaMemcpyHostToDevice,
+                                        stream));
+    GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // `converted` goes away
+    d_phase = d_rate - 1;
+    d_steps = 0;
+}
+
+template <class In>
+void polyphase_bank<In>::reset(cudaStream_t stream)
+{
+    if (d_history_len)
+        GPUFILTER_CHECK(cudaMemsetAsync(
+            d_history[d_current].get(), 0, d_history_len * sizeof(complex), stream));
+    d_phase = d_rate - 1;
+    d_steps = 0;
+}
+
+template <class In>
+void polyphase_bank<In>::filter_chunk(const In* d_in,
+                                      std::size_t n,
+                                      std::size_t first,
+                                      std::size_t count,
+                                      cudaStream_t stream)
+{
+    if (count == 0)
+        return;
+    if (count > d_steps_per_chunk || first + count > output_count(n))
+        throw std::logic_error("polyphase_bank::filter_chunk: steps out of range");
+    const long long N = d_n;
+    const long long R = d_rate;
+    // Step `first` of this call ends at v = H + phase + first*R of [history | input];
+    // it is step d_steps + first of the stream, which ends at sample
+    // (d_steps + first + 1)*R - 1: base makes v + base that sample modulo N.
+    const long long v_first = static_cast<long long>(d_history_len + d_phase) +
+                              static_cast<long long>(first) * R;
+    const long long step_mod = static_cast<long long>((d_steps + first) % d_n);
+    long long base = ((step_mod + 1) * R - 1 - v_first) % N;
+    if (base < 0)
+        base += N;
+
+    const int F = pfb_shape::tile_columns(d_n);
+    const dim3 block(F, pfb_shape::block_rows(d_n));
+    const long long per_block = pfb_shape::block_steps(d_n);
+    const long long grid_y = (static_cast<long long>(count) + per_block - 1) / per_block;
+    if (grid_y > 65535)
+        throw std::logic_error("polyphase_bank::filter_chunk: grid too large");
+    const dim3 grid(blocks_for(N, F), static_cast<unsigned>(grid_y));
+    // One row per step (R == N): the register-blocked inner loop.
+    auto* kernel = d_rate == d_n ? pfb_kernels::fir<device_t<In>, true>
+                                 : pfb_kernels::fir<device_t<In>, false>;
+    kernel<<<grid, block, pfb_shape::smem_bytes(d_n, d_rate), stream>>>(
+        view<In>(d_history[d_current].get(), d_history_len, d_in, n),
+        d_n,
+        d_rate,
+        d_taps_per_filter,
+        d_branch.get(),
+        v_first,
+        static_cast<int>(base),
+        static_cast<long long>(count),
+        reinterpret_cast<float2*>(d_rows.get()));
+    GPUFILTER_CHECK_LAUNCH();
+}
+
+template <class In>
+void polyphase_bank<In>::inverse_fft(const complex* src,
+                                     complex* dst,
+                                     std::size_t count,
+                                     cudaStream_t stream)
+{
+    if (count == 0)
+        return;
+    if (count > d_steps_per_chunk)
+        throw std::logic_error("polyphase_bank::inverse_fft: too many rows");
+    if (d_n == 1) {
+        if (src != dst)
+            GPUFILTER_CHECK(cudaMemcpyAsync(
+                dst, src, count * sizeof(complex), cudaMemcpyDeviceToDevice, stream));
+        return;
+    }
+    // count as a sum of powers of two: one exact batched transform per bit, so no
+    // row past `count` is ever written (dst may be the caller's output).
+    std::size_t done = 0;
+    for (std::size_t m = d_plans.size(); m-- > 0;) {
+        const std::size_t batch = std::size_t(1) << m;
+        if (!(count & batch))
+            continue;
+        const cufftHandle p = d_plans[m].get();
+        GPUFILTER_CHECK(cufftSetStream(p, stream));
+        // cuFFT takes a non-const input; an out-of-place C2C transform leaves it be.
+        GPUFILTER_CHECK(cufftExecC2C(p,
+                                     as_cufft(const_cast<complex*>(src) + done * d_n),
+                                     as_cufft(dst + done * d_n),
+                                     CUFFT_INVERSE));
+        done += batch;
+    }
+}
+
+template <class In>
+void polyphase_bank<In>::advance(const In* d_in, std::size_t n, cudaStream_t stream)
+{
+    const std::size_t nsteps = output_count(n);
+    if (d_history_len) {
+        launch_keep(view<In>(d_history[d_current].get(), d_history_len, d_in, n),
+                    static_cast<long long>(n),
+                    d_history[d_current ^ 1].get(),
+                    d_history_len,
+                    stream);
+        d_current ^= 1;
+    }
+    d_phase = d_phase + nsteps * d_rate - n;
+    d_steps = (d_steps + nsteps) % static_cast<std::uint64_t>(d_n);
+}
+
+template class polyphase_bank<complex>;
+template class polyphase_bank<iq_s8>;
+template class polyphase_bank<iq_u8>;
+template class polyphase_bank<iq_s16>;
+
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr

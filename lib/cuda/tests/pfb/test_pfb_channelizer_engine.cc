@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+// pfb_channelizer_engine against the float64 reference of gr-filter 3.10's
+// stream_to_streams(N) -> pfb_channelizer_ccf(N, taps, oversample_rate).
+
+#include "pfb/pfb_channelizer_engine.h"
+#include "pfb_test_support.h"
+#include <gtest/gtest.h>
+#include <numeric>
+#include <set>
+#include <string>
+
+namespace gr {
+namespace gpufilter {
+namespace test {
+namespace {
+
+using cuda::complex;
+using cuda::pfb_channelizer_engine;
+using cuda::pfb_layout;
+
+// float32 FIR (T taps) then a float32 N-point FFT: ~1e-7 * (sqrt(T) + log2 N); any
+// indexing error gives O(1).
+double tolerance(unsigned N) { return N >= 4096 ? 3e-5 : 1e-5; }
+
+const std::vector<std::size_t> uneven_calls = { 4099, 1, 17, 0, 3001, 256, 7, 12289 };
+
+struct chan_case {
+    unsigned N;
+    float os;
+    std::size_t ntaps;
+};
+
+std::string describe(const chan_case& c)
+{
+    return "N=" + std::to_string(c.N) + " os=" + std::to_string(c.os) +
+           " ntaps=" + std::to_string(c.ntaps);
+}
+
+class pfb_channelizer_test : public ::testing::Test
+{
+protected:
+    void SetUp() override { GPUFILTER_REQUIRE_DEVICE_OR_SKIP(); }
+    std::mt19937 rng{ 1234 };
+};
+
+TEST(pfb_channelizer_parameters, bad_arguments_throw_before_the_gpu)
+{
+    const std::vector<float> taps(16, 0.5f);
+    using E = pfb_channelizer_engine<complex>;
+    EXPECT_THROW(E(0, taps), std::invalid_argument);
+    EXPECT_THROW(E(4, {}), std::invalid_argument);
+    EXPECT_THROW(E(36, taps, 1.3f), std::invalid_argument); // 36/1.3 is no integer
+    EXPECT_THROW(E(4, taps, 0.5f), std::invalid_argument);  // R = 8 > N
+    EXPECT_THROW(E(4, taps, 0.0f), std::invalid_argument);
+    EXPECT_THROW(E(4, taps, 1.0f, pfb_layout::streams, { 0, 4 }), std::invalid_argument);
+    EXPECT_THROW(E(4, taps, 1.0f, pfb_layout::streams, { -1 }), std::invalid_argument);
+    EXPECT_THROW(E(4, taps, 1.0f, pfb_layout::vector, { 0, 1 }), std::invalid_argument);
+    EXPECT_EQ(E::rate_ratio_for(36, 36.0f / 25), 25);
+    EXPECT_EQ(E::rate_ratio_for(4, 4.0f / 3), 3);
+    EXPECT_EQ(E::rate_ratio_for(8, 1.0f), 8);
+    EXPECT_EQ(E::rate_ratio_for(8, 8.0f), 1);
+    EXPECT_EQ(E::rate_ratio_for(36, 36.0f / 7), 7); // gr-filter: any integer N/i
+    // gr-filter's absolute 1e-5 rejects this float (3071.99991); relative 1e-5 not.
+    EXPECT_EQ(E::rate_ratio_for(4096, 4096.0f / 3072), 3072);
+    EXPECT_EQ(E::rate_ratio_for(1024, 1024.0f / 768), 768);
+    EXPECT_THROW(E::rate_ratio_for(4096, 4096.0f / 3071.5f), std::invalid_argument);
+}
+
+TEST_F(pfb_channelizer_test, matches_reference_over_channels_rates_and_taps)
+{
+    std::vector<chan_case> cases;
+    for (const unsigned N : { 1u, 2u, 3u, 5u, 8u, 16u, 36u, 64u }) {
+        // Tap counts around multiples of N (1 to 40 taps per filter), and oversample
+        // rates N/R for R = N (none), N/2 and 1 where R is an integer.
+        std::set<unsigned> rates = { N, 1u };
+        if (N % 2 == 0)
+            rates.insert(N / 2);
+        for (const std::size_t ntaps : { std::size_t(N - 1 ? N - 1 : 1),
+                                         std::size_t(3 * N + 1),
+                                         std::size_t(8 * N),
+                                         std::size_t(40 * N - 1) })
+            for (const unsigned R : rates)
+                cases.push_back({ N, static_cast<float>(N) / R, ntaps });
+    }
+    cases.push_back({ 36, 36.0f / 25, 36 * 12 + 5 });
+    cases.push_back({ 36, 36.0f / 25, 7 });
+    cases.push_back({ 4, 4.0f / 3, 4 * 10 + 1 });
+    cases.push_back({ 36, 36.0f / 7, 36 * 3 + 1 }); // R = 7 does not divide N
+    cases.push_back({ 40, 40.0f / 3, 40 * 6 + 3 });
+    cases.push_back({ 64, 64.0f / 48, 64 * 9 - 5 });
+    for (const auto& c : cases) {
+        const auto taps = random_taps(c.ntaps, rng);
+        const int R = gr_rate_ratio(c.N, c.os);
+        // Several kernel blocks of steps, and an end mid-step.
+        const std::size_t len =
+            std::max<std::size_t>(1500, 3 * 1024 / c.N) * R + R / 2 + 3;
+        const auto x = random_samples<complex>(len, rng);
+        const auto want = reference_channelizer(widen_all(x), c.N, c.os, taps);
+        pfb_channelizer_engine<complex> e(c.N, taps, c.os);
+        EXPECT_EQ(e.rate_ratio(), R);
+        EXPECT_EQ(e.history_items(), c.N * ((c.ntaps + c.N - 1) / c.N) - 1);
+        const auto y = run_processor(e, x, uneven_calls);
+        ASSERT_EQ(y.size(), c.N) << describe(c);
+        ASSERT_EQ(y[0].size(), want[0].size()) << describe(c);
+        EXPECT_LE(relative_error(y, want), tolerance(c.N)) << describe(c);
+    }
+}
+
+TEST_F(pfb_channelizer_test, vector_layout_large_channel_counts)
+{
+    for (const chan_case c :
+         std::vector<chan_case>{ { 256, 1, 256 * 8 },
+                                 { 256, 2, 256 * 4 + 3 },
+                                 { 1024, 1, 1024 * 6 - 1 },
+                                 { 1024, 4, 1024 * 2 },
+                                 { 4096, 1, 4096 * 4 },
+                                 { 4096, 2, 4096 * 3 + 1 },
+                                 { 4096, 4096.0f / 3072, 4096 * 2 } }) {
+        const auto taps = random_taps(c.ntaps, rng);
+        const int R = gr_rate_ratio(c.N, c.os);
+        const std::size_t steps = c.N >= 4096 ? 24 : 48;
+        const auto x = random_samples<complex>(steps * R + R / 3, rng);
+        const auto want = reference_channelizer(widen_all(x), c.N, c.os, taps);
+        pfb_channelizer_engine<complex> e(c.N, taps, c.os, pfb_layout::vector);
+        ASSERT_EQ(e.ports().out_item_bytes.size(), 1u);
+        EXPECT_EQ(e.ports().out_item_bytes[0], c.N * sizeof(complex));
+        const auto y = run_processor(e, x, { c.N * 5 + 1, c.N / 2, 3 * c.N });
+        const auto got = vectors_to_channels(y[0], c.N);
+        ASSERT_EQ(got[0].size(), want[0].size()) << describe(c);
+        EXPECT_LE(relative_error(got, want), tolerance(c.N)) << describe(c);
+    }
+}
+
+TEST_F(pfb_channelizer_test, more_steps_than_one_chunk)
+{
+    // steps_per_chunk is 2^21 / N rounded down to a power of two: 8192 at N = 256.
+    const chan_case c{ 256, 2, 256 * 3 + 1 };
+    const auto taps = random_taps(c.ntaps, rng);
+    const int R = gr_rate_ratio(c.N, c.os);
+    const auto x = random_samples<complex>(8192 * R + 300 * R + 5, rng);
+    const auto want = reference_channelizer(widen_all(x), c.N, c.os, taps);
+    for (const auto layout : { pfb_layout::vector, pfb_layout::streams }) {
+        pfb_channelizer_engine<complex> e(c.N, taps, c.os, layout);
+        const auto y = run_processor(e, x, { x.size() });
+        const auto got =
+            layout == pfb_layout::vector ? vectors_to_channels(y[0], c.N) : y;
+        ASSERT_EQ(got[0].size(), want[0].size());
+        EXPECT_LE(relative_error(got, want), tolerance(c.N));
+    }
+}
+
+TEST_F(pfb_channelizer_test, vector_layout_equals_stream_layout)
+{
+    const chan_case c{ 36, 36.0f / 25, 36 * 9 + 2 };
+    const auto taps = random_taps(c.ntaps, rng);
+    const auto x = random_samples<complex>(25 * 700 + 11, rng);
+    pfb_channelizer_engine<complex> streams(c.N, taps, c.os);
+    pfb_channelizer_engine<complex> vectors(c.N, taps, c.os, pfb_layout::vector);
+    const auto a = run_processor(streams, x, uneven_calls);
+    const auto b = vectors_to_channels(run_processor(vectors, x, { 999, 25 })[0], c.N);
+    ASSERT_EQ(a.size(), b.size());
+    for (unsigned ch = 0; ch < c.N; ++ch) {
+        ASSERT_EQ(a[ch].size(), b[ch].size());
+        for (std::size_t s = 0; s < a[ch].size(); ++s)
+            ASSERT_NEAR(
+                std::abs(a[ch][s] - b[ch][s]), 0.0, 1e-4 * (1 + std::abs(b[ch][s])))
+                << "channel " << ch << " step " << s;
+    }
+}
+
+TEST_F(pfb_channelizer_test, channel_map_reorders_repeats_and_drops)
+{
+    struct map_case {
+        chan_case c;
+        std::vector<int> map;
+    };
+    for (const auto& m : std::vector<map_case>{
+             { { 16, 1, 16 * 6 + 1 }, { 5, 0, 15, 5, 3 } },
+             { { 16, 2, 16 * 4 },
+               { 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0 } },
+             { { 36, 36.0f / 25, 36 * 8 - 3 }, { 35, 1, 18 } },
+             { { 5, 1, 11 }, { 4 } },
+             { { 64, 4, 64 * 5 }, { 63, 0,  32, 31, 33, 1,  62, 2,  10, 20, 30, 40, 50,
+                                    60, 61, 59, 58, 57, 3,  4,  5,  6,  7,  8,  9,  11,
+                                    12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23 } } }) {
+        const auto& c = m.c;
+        const auto taps = random_taps(c.ntaps, rng);
+        const int R = gr_rate_ratio(c.N, c.os);
+        const auto x = random_samples<complex>(R * 900 + 7, rng);
+        const auto want = reference_channelizer(widen_all(x), c.N, c.os, taps);
+        pfb_channelizer_engine<complex> e(c.N, taps, c.os, pfb_layout::streams, m.map);
+        EXPECT_EQ(e.ports().out_item_bytes.size(), m.map.size());
+        const auto y = run_processor(e, x, uneven_calls);
+        ASSERT_EQ(y.size(), m.map.size());
+        EXPECT_LE(relative_error(y, mapped(want, m.map)), tolerance(c.N)) << describe(c);
+    }
+}
+
+TEST_F(pfb_channelizer_test, set_channel_map_mid_stream)
+{
+    const chan_case c{ 8, 2, 8 * 5 + 3 };
+    const auto taps = random_taps(c.ntaps, rng);
+    const int R = gr_rate_ratio(c.N, c.os);
+    const auto x = random_samples<complex>(R * 2000, rng);
+    const auto want = reference_channelizer(widen_all(x), c.N, c.os, taps);
+    const std::vector<int> first = { 0, 7, 3 }, second = { 6, 6, 1 };
+    pfb_channelizer_engine<complex> e(c.N, taps, c.os, pfb_layout::streams, first);
+    EXPECT_THROW(e.set_channel_map({ 1, 2 }, nullptr), std::invalid_argument);
+    EXPECT_THROW(e.set_channel_map({ 1, 2, 8 }, nullptr), std::invalid_argument);
+    const std::size_t switch_at = R * 1000; // a call boundary, 1000 steps done
+    const auto y = run_processor(
+        e, x, { 333, 1000 }, [&](std::size_t consumed, std::size_t n, cudaStream_t s) {
+            if (consumed == switch_at)
+                e.set_channel_map(second, s);
+            return consumed < switch_at ? std::min(n, switch_at - consumed) : n;
+        });
+    ASSERT_EQ(y.size(), 3u);
+    std::vector<std::vector<complex>> got_first(3), got_second(3);
+    std::vector<std::vector<cd>> want_first(3), want_second(3);
+    for (int k = 0; k < 3; ++k) {
+        ASSERT_EQ(y[k].size(), want[0].size());
+        got_first[k].assign(y[k].begin(), y[k].begin() + 1000);
+        got_second[k].assign(y[k].begin() + 1000, y[k].end());
+        want_first[k].assign(want[first[k]].begin(), want[first[k]].begin() + 1000);
+        want_second[k].assign(want[second[k]].begin() + 1000, want[second[k]].end());
+    }
+    EXPECT_LE(relative_error(got_first, want_first), tolerance(c.N));
+    EXPECT_LE(relative_error(got_second, want_second), tolerance(c.N));
+}
+
+TEST_F(pfb_channelizer_test, any_split_into_calls_gives_one_calls_output)
+{
+    const chan_case c{ 36, 36.0f / 25, 36 * 7 + 4 };
+    const auto taps = random_taps(c.ntaps, rng);
+    const auto x = random_samples<complex>(25 * 300 + 13, rng);
+    const auto want = reference_channelizer(widen_all(x), c.N, c.os, taps);
+    for (const auto& calls : std::vector<std::vector<std::size_t>>{
+             { x.size() }, { 1 }, { 24, 1, 25, 26 }, { 36 }, { 900, 0, 3 } }) {
+        pfb_channelizer_engine<complex> e(c.N, taps, c.os);
+        const auto y = run_processor(e, x, calls);
+        EXPECT_LE(relative_error(y, want), tolerance(c.N)) << "first call " << calls[0];
+    }
+}
+
+TEST_F(pfb_channelizer_test, set_taps_mid_stream)
+{
+    for (const chan_case c : std::vector<chan_case>{
+             { 8, 2, 8 * 6 + 1 }, { 36, 36.0f / 25, 36 * 5 + 2 }, { 5, 1, 5 * 9 } }) {
+        const int R = gr_rate_ratio(c.N, c.os);
+        const auto a = random_taps(c.ntaps, rng);
+        const auto fewer = random_taps(c.ntaps / 3 + 1, rng);
+        const auto more = random_taps(c.ntaps * 2 + 3, rng);
+        const auto x = random_samples<complex>(R * 1500 + 2, rng);
+        const auto xw = widen_all(x);
+
+        // Fewer taps per filter, mid-step, without set_history: the kept history is
+        // trimmed to the real past samples, which is what gr-filter's window holds.
+        {
+            const std::size_t at = 400 * R + R / 2;
+            pfb_channelizer_engine<complex> e(c.N, a, c.os);
+            const auto y =
+                run_processor(e,
+                              x,
+                              { 97, 1001 },
+                              [&](std::size_t consumed, std::size_t n, cudaStream_t s) {
+                                  if (consumed == at)
+                                      e.set_taps(fewer, s);
+                                  return consumed < at ? std::min(n, at - consumed) : n;
+                              });
+            const auto want = reference_channelizer(
+                xw, c.N, c.os, [&](std::size_t step) -> const std::vector<float>& {
+                    return step < at / R ? a : fewer;
+                });
+            EXPECT_LE(relative_error(y, want), tolerance(c.N)) << describe(c) << " fewer";
+        }
+        // More taps per filter, at a boundary of gr-filter's calls (whole rows and a
+        // whole rotation period), then set_history from the real past samples, as the
+        // block does from GNU Radio's window.
+        {
+            const std::size_t period = std::lcm<std::size_t>(c.N, R); // input samples
+            const std::size_t at = (600 * R / period + 1) * period;
+            pfb_channelizer_engine<complex> e(c.N, a, c.os);
+            const auto y =
+                run_processor(e,
+                              x,
+                              { 333, 64 },
+                              [&](std::size_t consumed, std::size_t n, cudaStream_t s) {
+                                  if (consumed == at) {
+                                      e.set_taps(more, s);
+                                      const std::size_t H = e.history_items();
+                                      std::vector<complex> past(H, complex(0.0f, 0.0f));
+                                      for (std::size_t i = 0; i < H; ++i)
+                                          if (at + i >= H)
+                                              past[i] = x[at + i - H];
+                                      const void* host[] = { past.data() };
+                                      e.set_history(host, s);
+                                  }
+                                  return consumed < at ? std::min(n, at - consumed) : n;
+                              });
+            const auto want = reference_channelizer(
+                xw, c.N, c.os, [&](std::size_t step) -> const std::vector<float>& {
+                    return step < at / R ? a : more;
+                });
+            EXPECT_LE(relative_error(y, want), tolerance(c.N)) << describe(c) << " more";
+        }
+    }
+}
+
+template <class In>
+class pfb_channelizer_format_test : public pfb_channelizer_test
+{
+};
+using formats = ::testing::Types<complex, cuda::iq_s8, cuda::iq_u8, cuda::iq_s16>;
+TYPED_TEST_SUITE(pfb_channelizer_format_test, formats);
+
+TYPED_TEST(pfb_channelizer_format_test, integer_formats_convert_in_the_load_path)
+{
+    for (const chan_case c : std::vector<chan_case>{ { 8, 2, 8 * 7 + 3 },
+                                                     { 36, 36.0f / 25, 36 * 4 - 1 },
+                                                     { 3, 1, 13 },
+                                                     { 256, 1, 256 * 3 } }) {
+        const auto taps = random_taps(c.ntaps, this->rng);
+        const int R = gr_rate_ratio(c.N, c.os);
+        const std::size_t steps = c.N >= 256 ? 60 : 1200;
+        const auto x = random_samples<TypeParam>(steps * R + 1, this->rng);
+        const auto want = reference_channelizer(widen_all(x), c.N, c.os, taps);
+        pfb_channelizer_engine<TypeParam> e(c.N, taps, c.os);
+        EXPECT_EQ(e.ports().in_item_bytes[0], sizeof(TypeParam));
+        const auto y = run_processor(e, x, uneven_calls);
+        EXPECT_LE(relative_error(y, want), tolerance(c.N)) << describe(c);
+
+        // set_history converts host items as the kernels do: restart from the real
+        // past at a call boundary of whole rotation periods.
+        const std::size_t period = std::lcm<std::size_t>(c.N, R);
+        const std::size_t at = (x.size() / 2 / period) * period;
+        pfb_channelizer_engine<TypeParam> e2(c.N, taps, c.os);
+        const auto y2 = run_processor(
+            e2, x, { 101 }, [&](std::size_t consumed, std::size_t n, cudaStream_t s) {
+                if (consumed == at) {
+                    const std::size_t H = e2.history_items();
+                    std::vector<TypeParam> past(H);
+                    for (std::size_t i = 0; i < H; ++i)
+                        past[i] = at + i >= H ? x[at + i - H] : x[0];
+                    if (at < H)
+                        return n; // not enough past to restart from; skip
+                    e2.reset(s);
+                    const void* host[] = { past.data() };
+                    e2.set_history(host, s);
+                }
+                return consumed < at ? std::min(n, at - consumed) : n;
+            });
+        EXPECT_LE(relative_error(y2, want), tolerance(c.N)) << describe(c) << " restart";
+    }
+}
+
+} // namespace
+} // namespace test
+} // namespace gpufilter
+} // namespace gr
