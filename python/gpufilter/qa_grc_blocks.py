@@ -8,9 +8,13 @@ drop-down says what each choice does, and every option GRC offers makes a block
 import glob
 import os
 import types
+import unittest
 
 from gnuradio import gpufilter, gr, gr_unittest
-from gnuradio.grc.core.platform import Platform
+try:  # GNU Radio Companion's own loader; a GPU machine may have the runtime alone
+    from gnuradio.grc.core.platform import Platform
+except ImportError:
+    Platform = None
 
 from grcc_support import SOURCE_GRC_DIR, STOCK_GRC_DIR
 
@@ -45,6 +49,8 @@ def device_label(value):
 class qa_grc_blocks(gr_unittest.TestCase):
     @classmethod
     def setUpClass(cls):
+        if Platform is None:
+            raise unittest.SkipTest("GNU Radio Companion (gnuradio.grc) is not installed")
         cls.platform = load_platform()
         files = sorted(glob.glob(os.path.join(SOURCE_GRC_DIR, "*.block.yml")))
         cls.block_classes = {}
