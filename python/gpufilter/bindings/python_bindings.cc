@@ -12,6 +12,7 @@ namespace py = pybind11;
 // BINDING_FUNCTION_PROTOTYPES(
 void bind_device(py::module& m);
 void bind_gpu_options(py::module& m);
+void bind_fft_filter(py::module& m);
 void bind_fir_filter(py::module& m);
 void bind_freq_xlating_fir_filter(py::module& m);
 void bind_hilbert_fc(py::module& m);
@@ -37,6 +38,7 @@ PYBIND11_MODULE(gpufilter_python, m)
     // BINDING_FUNCTION_CALLS(
     bind_device(m);
     bind_gpu_options(m); // before the blocks: it is their base
+    bind_fft_filter(m);
     bind_fir_filter(m);
     bind_freq_xlating_fir_filter(m);
     bind_hilbert_fc(m);
