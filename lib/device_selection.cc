@@ -47,6 +47,12 @@ std::string cuda_device_name(int device)
     return cuda::device_name(device);
 }
 
+std::size_t cuda_device_free_memory(int device)
+{
+    cuda_device_name(device); // the index check, with its message
+    return cuda::device_free_memory(device);
+}
+
 int select_device(int requested, const gr::logger_ptr& logger)
 {
     if (requested < device_cpu)

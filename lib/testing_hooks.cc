@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "cuda/stream/host_registry.h"
 #include "cuda/stream/host_stream.h"
 #include "testing_hooks.h"
 
@@ -7,6 +8,8 @@ namespace gpufilter {
 namespace testing {
 
 void fail_gpu_after(long calls) { cuda::testing::fail_after(calls); }
+
+std::size_t page_locked_ranges() { return cuda::host_registration::process_ranges(); }
 
 } // namespace testing
 } // namespace gpufilter

@@ -6,6 +6,7 @@
 // test_hooks_python.cc, built for tests and never installed). Not public API.
 
 #include <gnuradio/gpufilter/api.h>
+#include <cstddef>
 
 namespace gr {
 namespace gpufilter {
@@ -14,6 +15,9 @@ namespace testing {
 //! GPU blocks made afterwards fail with a real CUDA error on their GPU call
 //! calls+1; negative: off.
 GPUFILTER_API void fail_gpu_after(long calls);
+
+//! Host memory ranges GPU blocks keep page-locked now (leak checks).
+GPUFILTER_API std::size_t page_locked_ranges();
 
 } // namespace testing
 } // namespace gpufilter

@@ -11,6 +11,9 @@
 #         fm     the FM receiver on both chains, then its benchmark (minutes)
 #         bench  bench_fir (args after "bench" go to it), then apps/bench_cupy.py and
 #                the plots (minutes)
+#         sanitize  NVIDIA compute-sanitizer (memcheck, racecheck, synccheck,
+#                initcheck) over the engine tests and a flowgraph of each block
+#                family (scripts/sanitize_flowgraphs.py); fails on any reported error
 #   --out DIR     where logs, CSVs and plots go (default: the folder in the
 #                 environment variable OUT when it is set, else
 #                 ./gpu_host_check_out)
@@ -45,7 +48,7 @@ done
 what=${1:-all}
 [[ $# -gt 0 ]] && shift
 case $what in
-tests | demo | all | fm | bench) ;;
+tests | demo | all | fm | bench | sanitize) ;;
 *) echo "gpu_host_check: unknown mode '$what'" >&2; usage ;;
 esac
 # Paths given relative to where this was started, before moving to the checkout.
@@ -137,6 +140,34 @@ if [[ $what == fm ]]; then
     [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
     # Without matplotlib here, plot elsewhere from the CSV:
     #   apps/gpufilter_fm_rx --plot-from fm_bench_classic.csv --plot fm_receiver_classic.png
+fi
+
+if [[ $what == sanitize ]]; then
+    cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+    tests_dir=${bundle:+$bundle/stage/bin}
+    tests_dir=${tests_dir:-$build/lib/cuda/tests}
+    # memcheck over whole test binaries; the slower tools over the tests of state
+    # across calls and the host path. The test that provokes a CUDA error on purpose
+    # is left out: the sanitizer reports it, rightly.
+    for tool in memcheck racecheck synccheck initcheck; do
+        filter='*:-*cuda_failure*'
+        [[ $tool == memcheck ]] || filter='*split*:*calls*:*stream*:-*cuda_failure*'
+        for t in "$tests_dir"/test_*; do
+            [[ -x $t ]] || continue
+            log="$out/sanitize_${tool}_$(basename "$t").log"
+            timeout 900 "$cs" --tool "$tool" --error-exitcode 3 "$t" \
+                --gtest_filter="$filter" >"$log" 2>&1
+            rc=$?
+            echo "$tool $(basename "$t"): exit $rc, $(grep -m1 'ERROR SUMMARY' "$log")"
+            [[ $rc -eq 0 ]] || status=1
+        done
+        log="$out/sanitize_${tool}_flowgraphs.log"
+        timeout 900 "$cs" --tool "$tool" --error-exitcode 3 "$python" \
+            scripts/sanitize_flowgraphs.py >"$log" 2>&1
+        rc=$?
+        echo "$tool flowgraphs: exit $rc, $(grep -m1 'ERROR SUMMARY' "$log")"
+        [[ $rc -eq 0 ]] || status=1
+    done
 fi
 
 if [[ $what == bench ]]; then

@@ -3,6 +3,7 @@
 #define INCLUDED_GPUFILTER_DEVICE_H
 
 #include <gnuradio/gpufilter/api.h>
+#include <cstddef>
 #include <string>
 
 namespace gr {
@@ -23,6 +24,10 @@ GPUFILTER_API int cuda_device_count();
 
 //! Name and compute capability of a CUDA device; std::out_of_range for a bad index.
 GPUFILTER_API std::string cuda_device_name(int device);
+
+//! Free memory of a CUDA device, in bytes (what cudaMemGetInfo reports; other
+//! processes' use included); std::out_of_range for a bad index.
+GPUFILTER_API std::size_t cuda_device_free_memory(int device);
 
 //! The `method` argument of the FIR filter blocks: the algorithm on the GPU.
 //! automatic: the faster for the block's taps and decimation, from the crossover

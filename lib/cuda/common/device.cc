@@ -31,6 +31,14 @@ std::string device_name(int device)
            std::to_string(prop.minor) + ")";
 }
 
+std::size_t device_free_memory(int device)
+{
+    GPUFILTER_CHECK(cudaSetDevice(device));
+    std::size_t free_bytes = 0, total_bytes = 0;
+    GPUFILTER_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    return free_bytes;
+}
+
 } // namespace cuda
 } // namespace gpufilter
 } // namespace gr

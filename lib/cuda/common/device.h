@@ -2,6 +2,7 @@
 #ifndef INCLUDED_GPUFILTER_CUDA_DEVICE_H
 #define INCLUDED_GPUFILTER_CUDA_DEVICE_H
 
+#include <cstddef>
 #include <string>
 
 namespace gr {
@@ -14,6 +15,9 @@ int device_count(std::string* why_none = nullptr);
 
 //! "NVIDIA H100 80GB HBM3 (sm_90)" for a device index that exists.
 std::string device_name(int device);
+
+//! Free device memory in bytes (cudaMemGetInfo) on a device index that exists.
+std::size_t device_free_memory(int device);
 
 } // namespace cuda
 } // namespace gpufilter

@@ -75,6 +75,13 @@ bool host_registration::add(const void* base, std::size_t bytes)
     return false;
 }
 
+std::size_t host_registration::process_ranges()
+{
+    registry& reg = process_registry();
+    std::lock_guard<std::mutex> guard(reg.lock);
+    return reg.ranges.size();
+}
+
 void host_registration::clear()
 {
     if (d_ranges.empty())

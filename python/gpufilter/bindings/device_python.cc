@@ -4,7 +4,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(device.h)                                                  */
-/* BINDTOOL_HEADER_FILE_HASH(046c6a07a613e193403c7e619b90d556) */
+/* BINDTOOL_HEADER_FILE_HASH(f7162102e3ec05e6d07bffe5ac00a6b8) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -41,6 +41,10 @@ void bind_device(py::module& m)
     m.attr("device_cpu") = gr::gpufilter::device_cpu;
     m.attr("default_batch_size") = gr::gpufilter::default_batch_size;
     m.def("cuda_device_count", &gr::gpufilter::cuda_device_count, D(cuda_device_count));
+    m.def("cuda_device_free_memory",
+          &gr::gpufilter::cuda_device_free_memory,
+          py::arg("device"),
+          D(cuda_device_free_memory));
     m.def("cuda_device_name",
           &gr::gpufilter::cuda_device_name,
           py::arg("device"),

@@ -10,4 +10,7 @@ PYBIND11_MODULE(gpufilter_test_hooks, m)
           &gr::gpufilter::testing::fail_gpu_after,
           pybind11::arg("calls"),
           "GPU blocks made afterwards fail with a real CUDA error on GPU call calls+1.");
+    m.def("page_locked_ranges",
+          &gr::gpufilter::testing::page_locked_ranges,
+          "Host memory ranges GPU blocks keep page-locked now.");
 }

@@ -16,3 +16,5 @@ static const char* __doc_gr_gpufilter_set_host_transfer =
     R"doc(Sets the host_transfer mode for flowgraphs started afterwards.)doc";
 static const char* __doc_gr_gpufilter_get_host_transfer =
     R"doc(The host_transfer mode now set.)doc";
+static const char* __doc_gr_gpufilter_cuda_device_free_memory =
+    R"doc(Free memory of a CUDA device in bytes (cudaMemGetInfo: other processes' use included); IndexError for a bad index.)doc";

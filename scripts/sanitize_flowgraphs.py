@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""One small flowgraph per GPU block family, for NVIDIA's compute-sanitizer
+(scripts/gpu_host_check.sh sanitize): every GPU block runs on random data, with tap
+changes and a restart, and its output is checked against gr-filter's loosely (the
+exact comparisons are the qa_*.py tests; here the point is the GPU's memory accesses).
+Exits non-zero on a mismatch."""
+
+import sys
+
+import numpy as np
+from gnuradio import blocks, filter, gpufilter, gr
+
+N = 40000
+rng = np.random.default_rng(3)
+xc = (rng.uniform(-1, 1, N) + 1j * rng.uniform(-1, 1, N)).astype(np.complex64).tolist()
+xf = rng.uniform(-1, 1, N).astype(np.float32).tolist()
+taps = rng.uniform(-1, 1, 301).astype(np.float32).tolist()
+
+
+def compare(name, ours, theirs, x, source, sink, restart=False):
+    tb = gr.top_block()
+    got, want = sink(), sink()
+    src = source(x)
+    tb.connect(src, ours, got)
+    tb.connect(src, theirs, want)
+    tb.run()
+    if restart:  # a second run of the same flowgraph: start() and stop() again
+        src.rewind()
+        tb.run()
+    g, w = np.array(got.data()), np.array(want.data())
+    err = np.linalg.norm(g[:len(w)] - w) / max(np.linalg.norm(w), 1e-30)
+    ok = len(g) == len(w) and err < 1e-3 and ours.on_gpu()
+    print(f"{name}: {len(g)} outputs, relative error {err:.2e}, on GPU {ours.on_gpu()}")
+    return ok
+
+
+checks = []
+for method in ("direct", "fft"):
+    for decim in (1, 4):
+        checks.append(compare(f"fir_filter_ccf {method} D={decim}",
+                              gpufilter.fir_filter_ccf(decim, taps, method=method,
+                                                       batch_size=8192),
+                              filter.fir_filter_ccf(decim, taps), xc,
+                              blocks.vector_source_c, blocks.vector_sink_c,
+                              restart=decim == 1))
+checks.append(compare("fir_filter_fff", gpufilter.fir_filter_fff(3, taps),
+                      filter.fir_filter_fff(3, taps), xf,
+                      blocks.vector_source_f, blocks.vector_sink_f))
+checks.append(compare("freq_xlating_fir_filter_ccf",
+                      gpufilter.freq_xlating_fir_filter_ccf(5, taps, 1e3, 48e3),
+                      filter.freq_xlating_fir_filter_ccf(5, taps, 1e3, 48e3), xc,
+                      blocks.vector_source_c, blocks.vector_sink_c))
+checks.append(compare("hilbert_fc", gpufilter.hilbert_fc(65), filter.hilbert_fc(65), xf,
+                      blocks.vector_source_f, blocks.vector_sink_c))
+checks.append(compare("fft_filter_ccc", gpufilter.fft_filter_ccc(2, taps),
+                      filter.fir_filter_ccc(2, taps), xc,
+                      blocks.vector_source_c, blocks.vector_sink_c))
+sys.exit(0 if all(checks) else 1)
