@@ -6,12 +6,13 @@ changes and a restart, and its output is checked against gr-filter's loosely (th
 exact comparisons are the qa_*.py tests; here the point is the GPU's memory accesses).
 Exits non-zero on a mismatch."""
 
+import os
 import sys
 
 import numpy as np
 from gnuradio import blocks, filter, gpufilter, gr
 
-N = 40000
+N = int(os.environ.get("GPUFILTER_SANITIZE_SAMPLES", "40000"))
 rng = np.random.default_rng(3)
 xc = (rng.uniform(-1, 1, N) + 1j * rng.uniform(-1, 1, N)).astype(np.complex64).tolist()
 xf = rng.uniform(-1, 1, N).astype(np.float32).tolist()
