@@ -14,6 +14,7 @@
 #         sanitize  NVIDIA compute-sanitizer (memcheck, racecheck, synccheck,
 #                initcheck) over the engine tests and a flowgraph of each block
 #                family (scripts/sanitize_flowgraphs.py); fails on any reported error
+#                (GPUFILTER_SANITIZE_TOOLS="racecheck ..." runs only those tools)
 #   --out DIR     where logs, CSVs and plots go (default: the folder in the
 #                 environment variable OUT when it is set, else
 #                 ./gpu_host_check_out)
@@ -151,7 +152,7 @@ if [[ $what == sanitize ]]; then
     # the host path, and a shorter flowgraph run. The test that provokes a CUDA error
     # on purpose is left out (the sanitizer reports it, rightly); binaries with no GPU
     # code are skipped.
-    for tool in memcheck racecheck synccheck initcheck; do
+    for tool in ${GPUFILTER_SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
         filter='*:-*cuda_failure*'
         samples=40000
         if [[ $tool != memcheck ]]; then
