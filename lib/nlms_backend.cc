@@ -27,7 +27,9 @@ block_core::backends nlms_backend::make(int ntaps, int nfilters, float mu, float
                 return std::make_unique<cuda::nlms_stream>(
                     device, ntaps, nfilters, std::vector<float>{ mu }, eps, max_chunk);
             },
-             [=] { return std::make_unique<cpu_nlms_kernel>(ntaps, nfilters, mu, eps); } };
+             [=] {
+                 return std::make_unique<cpu_nlms_kernel>(ntaps, nfilters, mu, eps);
+             } };
 }
 
 void nlms_backend::set_mu(block_core& core, float mu)

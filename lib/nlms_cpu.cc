@@ -49,12 +49,8 @@ void nlms_cpu::process_filters(int first,
     }
 }
 
-void nlms_cpu::run(lane& l,
-                   const float* x,
-                   const float* d,
-                   float* e,
-                   std::size_t stride,
-                   std::size_t n)
+void nlms_cpu::run(
+    lane& l, const float* x, const float* d, float* e, std::size_t stride, std::size_t n)
 {
     const std::size_t N = d_ntaps;
     float* buf = l.window.data();

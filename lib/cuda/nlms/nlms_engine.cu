@@ -27,10 +27,7 @@ void launch_k(const nlms_shape& shape,
 }
 } // namespace
 
-nlms_engine::nlms_engine(int ntaps,
-                         int nfilters,
-                         const std::vector<float>& mu,
-                         float eps)
+nlms_engine::nlms_engine(int ntaps, int nfilters, const std::vector<float>& mu, float eps)
     : d_ntaps(checked_nlms_ntaps(ntaps, nlms_max_taps)),
       d_nfilters(checked_nlms_nfilters(nfilters)),
       d_eps(checked_nlms_eps(eps)),
@@ -41,8 +38,8 @@ nlms_engine::nlms_engine(int ntaps,
       d_taps(static_cast<std::size_t>(nfilters) * ntaps),
       d_history(static_cast<std::size_t>(nfilters) * (ntaps > 1 ? ntaps - 1 : 1))
 {
-    GPUFILTER_CHECK(cudaMemcpy(
-        d_mu.get(), d_mu_host.data(), d_mu.bytes(), cudaMemcpyHostToDevice));
+    GPUFILTER_CHECK(
+        cudaMemcpy(d_mu.get(), d_mu_host.data(), d_mu.bytes(), cudaMemcpyHostToDevice));
     GPUFILTER_CHECK(cudaMemset(d_taps.get(), 0, d_taps.bytes()));
     GPUFILTER_CHECK(cudaMemset(d_history.get(), 0, d_history.bytes()));
 }

@@ -24,8 +24,8 @@ struct args {
     long long n;
     int ntaps;
     int tile;
-    float* taps;    //!< [nfilters][ntaps], w[j] multiplies x[t - j]
-    float* history; //!< [nfilters][max(ntaps - 1, 1)], the last ntaps-1 x, oldest first
+    float* taps;     //!< [nfilters][ntaps], w[j] multiplies x[t - j]
+    float* history;  //!< [nfilters][max(ntaps - 1, 1)], the last ntaps-1 x, oldest first
     const float* mu; //!< [nfilters]
     float eps;
 };
@@ -70,7 +70,7 @@ __global__ void __launch_bounds__(1024) nlms_kernel(args a)
     extern __shared__ float smem[];
     const int N = a.ntaps;
     const int C = a.tile;
-    float* sx = smem;          // N - 1 + C: sample n0 - (N-1) + m at sx[m]
+    float* sx = smem;           // N - 1 + C: sample n0 - (N-1) + m at sx[m]
     float* sd = sx + N - 1 + C; // C
     float* red = sd + C;        // 2 x (32 dot sums, 32 norm sums)
 
@@ -148,10 +148,10 @@ __global__ void __launch_bounds__(1024) nlms_kernel(args a)
 #pragma unroll
         for (int k = 0; k < K; ++k)
             w[k] = fmaf(g, xp[k], w[k]); // the tile's last update
-        __syncthreads(); // every read of sx (and of red) is done
+        __syncthreads();                 // every read of sx (and of red) is done
         for (int i = t; i < N - 1; i += T)
             h_state[i] = sx[c + i]; // the newest N-1 of [history | tile]
-        __syncthreads(); // visible to the next tile's loads
+        __syncthreads();            // visible to the next tile's loads
     }
 #pragma unroll
     for (int k = 0; k < K; ++k) {

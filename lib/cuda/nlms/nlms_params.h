@@ -43,9 +43,9 @@ inline float checked_nlms_mu(double mu)
 inline std::vector<float> checked_nlms_mus(const std::vector<float>& mu, int nfilters)
 {
     if (mu.size() != 1 && mu.size() != static_cast<std::size_t>(nfilters))
-        throw std::invalid_argument("mu: must have 1 or nfilters = " +
-                                    std::to_string(nfilters) + " values, got " +
-                                    std::to_string(mu.size()));
+        throw std::invalid_argument(
+            "mu: must have 1 or nfilters = " + std::to_string(nfilters) +
+            " values, got " + std::to_string(mu.size()));
     std::vector<float> out(nfilters);
     for (int k = 0; k < nfilters; ++k)
         out[k] = checked_nlms_mu(mu[mu.size() == 1 ? 0 : k]);

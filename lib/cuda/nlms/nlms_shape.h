@@ -47,8 +47,8 @@ inline nlms_shape choose_nlms_shape(int ntaps)
 {
     if (ntaps < 1 || ntaps > nlms_max_taps)
         throw std::invalid_argument("ntaps: must be in [1, " +
-                                    std::to_string(nlms_max_taps) +
-                                    "] on the GPU, got " + std::to_string(ntaps));
+                                    std::to_string(nlms_max_taps) + "] on the GPU, got " +
+                                    std::to_string(ntaps));
     const int per8 = (ntaps + nlms_max_taps_per_thread - 1) / nlms_max_taps_per_thread;
     int threads = (per8 + 31) / 32 * 32;
     threads = threads < 32 ? 32 : threads > nlms_max_threads ? nlms_max_threads : threads;
@@ -56,7 +56,9 @@ inline nlms_shape choose_nlms_shape(int ntaps)
     int k = 1;
     while (k < need)
         k *= 2;
-    return { threads, k, nlms_tile, nlms_shared_floats(ntaps, nlms_tile) * sizeof(float) };
+    return {
+        threads, k, nlms_tile, nlms_shared_floats(ntaps, nlms_tile) * sizeof(float)
+    };
 }
 
 } // namespace cuda

@@ -10,8 +10,8 @@ namespace gpufilter {
 namespace cuda {
 
 namespace {
-std::unique_ptr<processor> make_on(
-    int device, int ntaps, int nfilters, const std::vector<float>& mu, float eps)
+std::unique_ptr<processor>
+make_on(int device, int ntaps, int nfilters, const std::vector<float>& mu, float eps)
 {
     use_device(device);
     return std::make_unique<nlms_engine>(ntaps, nfilters, mu, eps);
@@ -79,26 +79,42 @@ void nlms_batch_rows(int device,
     stream s;
     for (std::size_t f0 = 0; f0 < nfilters; f0 += group) {
         const std::size_t g = std::min(group, nfilters - f0);
-        nlms_engine engine(ntaps,
-                           static_cast<int>(g),
-                           std::vector<float>(all_mu.begin() + f0, all_mu.begin() + f0 + g),
-                           eps);
+        nlms_engine engine(
+            ntaps,
+            static_cast<int>(g),
+            std::vector<float>(all_mu.begin() + f0, all_mu.begin() + f0 + g),
+            eps);
         for (std::size_t s0 = 0; s0 < nsamples; s0 += chunk) {
             const std::size_t n = std::min(chunk, nsamples - s0);
             const std::size_t host_pitch = nsamples * sizeof(float);
             const std::size_t dev_pitch = chunk * sizeof(float);
             const std::size_t width = n * sizeof(float);
             const std::size_t first = f0 * nsamples + s0;
-            GPUFILTER_CHECK(cudaMemcpy2DAsync(
-                dx.get(), dev_pitch, x + first, host_pitch, width, g,
-                cudaMemcpyHostToDevice, s));
-            GPUFILTER_CHECK(cudaMemcpy2DAsync(
-                dd.get(), dev_pitch, d + first, host_pitch, width, g,
-                cudaMemcpyHostToDevice, s));
+            GPUFILTER_CHECK(cudaMemcpy2DAsync(dx.get(),
+                                              dev_pitch,
+                                              x + first,
+                                              host_pitch,
+                                              width,
+                                              g,
+                                              cudaMemcpyHostToDevice,
+                                              s));
+            GPUFILTER_CHECK(cudaMemcpy2DAsync(dd.get(),
+                                              dev_pitch,
+                                              d + first,
+                                              host_pitch,
+                                              width,
+                                              g,
+                                              cudaMemcpyHostToDevice,
+                                              s));
             engine.process_rows(dx.get(), dd.get(), de.get(), chunk, n, s);
-            GPUFILTER_CHECK(cudaMemcpy2DAsync(
-                e + first, host_pitch, de.get(), dev_pitch, width, g,
-                cudaMemcpyDeviceToHost, s));
+            GPUFILTER_CHECK(cudaMemcpy2DAsync(e + first,
+                                              host_pitch,
+                                              de.get(),
+                                              dev_pitch,
+                                              width,
+                                              g,
+                                              cudaMemcpyDeviceToHost,
+                                              s));
             s.synchronize(); // pageable host memory: each copy must end in turn
         }
         const auto t = engine.all_taps(s);

@@ -33,8 +33,9 @@ py::tuple nlms_batch_py(
     if (!d)
         throw py::value_error("d: must be an array of numbers");
     if (x.ndim() != 1 && x.ndim() != 2)
-        throw py::value_error("x: must have shape (filters, samples) or (samples,), got " +
-                              std::to_string(x.ndim()) + " dimensions");
+        throw py::value_error(
+            "x: must have shape (filters, samples) or (samples,), got " +
+            std::to_string(x.ndim()) + " dimensions");
     bool same = x.ndim() == d.ndim();
     for (py::ssize_t i = 0; same && i < x.ndim(); ++i)
         same = x.shape(i) == d.shape(i);
@@ -52,10 +53,11 @@ py::tuple nlms_batch_py(
                               std::to_string(nf) + "), got " + std::to_string(mu.size()));
     if (ntaps < 1 || ntaps > gr::gpufilter::nlms_max_taps) // before allocating taps
         throw py::value_error("ntaps: must be in [1, " +
-                              std::to_string(gr::gpufilter::nlms_max_taps) +
-                              "], got " + std::to_string(ntaps));
-    f32_array e(x.ndim() == 2 ? std::vector<py::ssize_t>{ py::ssize_t(nf), py::ssize_t(ns) }
-                              : std::vector<py::ssize_t>{ py::ssize_t(ns) });
+                              std::to_string(gr::gpufilter::nlms_max_taps) + "], got " +
+                              std::to_string(ntaps));
+    f32_array e(x.ndim() == 2
+                    ? std::vector<py::ssize_t>{ py::ssize_t(nf), py::ssize_t(ns) }
+                    : std::vector<py::ssize_t>{ py::ssize_t(ns) });
     f32_array taps(x.ndim() == 2
                        ? std::vector<py::ssize_t>{ py::ssize_t(nf), py::ssize_t(ntaps) }
                        : std::vector<py::ssize_t>{ py::ssize_t(ntaps) });

@@ -187,7 +187,8 @@ inline std::vector<float> echo_path(int n, std::mt19937& g)
 }
 
 //! d = h * x (zero history), in double, rounded to float.
-inline std::vector<float> convolve(const std::vector<float>& x, const std::vector<float>& h)
+inline std::vector<float> convolve(const std::vector<float>& x,
+                                   const std::vector<float>& h)
 {
     std::vector<float> d(x.size());
     for (std::size_t n = 0; n < x.size(); ++n) {

@@ -40,8 +40,7 @@ TEST(nlms_shape, covers_every_tap_count_within_limits)
         }
         // Within the default dynamic shared memory (no opt-in needed).
         ASSERT_LE(s.shared_bytes, 48u * 1024) << n;
-        ASSERT_EQ(s.shared_bytes,
-                  (n - 1 + 2 * s.tile + 128) * sizeof(float)) << n;
+        ASSERT_EQ(s.shared_bytes, (n - 1 + 2 * s.tile + 128) * sizeof(float)) << n;
     }
     EXPECT_THROW(cuda::choose_nlms_shape(0), std::invalid_argument);
     EXPECT_THROW(cuda::choose_nlms_shape(cuda::nlms_max_taps + 1), std::invalid_argument);
@@ -54,10 +53,9 @@ TEST(nlms_emulation, matches_float64_reference_sample_by_sample)
         int ntaps;
         std::size_t len;
     };
-    const shape shapes[] = { { 1, 3000 },   { 2, 3000 },   { 3, 3000 },
-                             { 31, 3000 },  { 32, 3000 },  { 33, 3000 },
-                             { 100, 3000 }, { 257, 3000 }, { 1000, 2000 },
-                             { 2049, 1200 }, { 8192, 600 } };
+    const shape shapes[] = { { 1, 3000 },    { 2, 3000 },    { 3, 3000 },   { 31, 3000 },
+                             { 32, 3000 },   { 33, 3000 },   { 100, 3000 }, { 257, 3000 },
+                             { 1000, 2000 }, { 2049, 1200 }, { 8192, 600 } };
     for (const auto& sh : shapes)
         for (const double mu : { 0.05, 0.5, 1.0 }) {
             const auto x = white(sh.len, g);
@@ -88,7 +86,10 @@ TEST(nlms_emulation, matches_float64_reference_sample_by_sample)
                 << "taps, ntaps " << sh.ntaps << " mu " << mu;
             if (std::getenv("GPUFILTER_NLMS_VERBOSE"))
                 std::printf("ntaps %5d mu %.2f: error %.3g (bound %.3g)\n",
-                            sh.ntaps, mu, err, nlms_float_bound(sh.ntaps, sh.len));
+                            sh.ntaps,
+                            mu,
+                            err,
+                            nlms_float_bound(sh.ntaps, sh.len));
         }
 }
 

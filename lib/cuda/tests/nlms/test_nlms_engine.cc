@@ -114,8 +114,8 @@ void check_filters(const std::vector<std::vector<float>>& got,
 
 TEST_F(nlms_engine_test, matches_reference_over_tap_counts_and_steps)
 {
-    const int ntaps_list[] = { 1, 2, 3, 31, 32, 33, 100, 255, 256, 257,
-                               1000, 1024, 2047, 2049, 4096, 8192 };
+    const int ntaps_list[] = { 1,   2,   3,    31,   32,   33,   100,  255,
+                               256, 257, 1000, 1024, 2047, 2049, 4096, 8192 };
     for (int ntaps : ntaps_list)
         for (float mu : { 0.05f, 0.5f, 1.0f }) {
             const std::size_t len = ntaps > 2000 ? 1500 : 4000;
@@ -125,7 +125,12 @@ TEST_F(nlms_engine_test, matches_reference_over_tap_counts_and_steps)
             cuda::nlms_engine eng(ntaps, 1, { mu }, 1e-6f);
             const auto got = run_engine(eng, xs[0], ds[0], 1, { 1, 300, 256, 1023, 77 });
             cuda::stream s;
-            check_filters(got, xs, ds, eng.all_taps(s), ntaps, { mu },
+            check_filters(got,
+                          xs,
+                          ds,
+                          eng.all_taps(s),
+                          ntaps,
+                          { mu },
                           "ntaps " + std::to_string(ntaps) + " mu " + std::to_string(mu));
         }
 }
@@ -146,7 +151,12 @@ TEST_F(nlms_engine_test, many_filters_as_vector_items_each_its_own)
             const auto got =
                 run_engine(eng, interleave(xs), interleave(ds), nf, { 333, 1, 256, 900 });
             cuda::stream s;
-            check_filters(got, xs, ds, eng.all_taps(s), ntaps, mu,
+            check_filters(got,
+                          xs,
+                          ds,
+                          eng.all_taps(s),
+                          ntaps,
+                          mu,
                           "nf " + std::to_string(nf) + " ntaps " + std::to_string(ntaps));
         }
 }
@@ -201,8 +211,8 @@ TEST_F(nlms_engine_test, batch_rows_in_groups_and_chunks)
     std::vector<float> taps(nf * ntaps);
     // max_bytes this small makes chunks of 1024 samples (the least), so the state
     // carries across chunks.
-    cuda::nlms_batch_rows(0, x.data(), d.data(), nf, len, ntaps, mu, 1e-6f, e.data(),
-                          taps.data(), 1);
+    cuda::nlms_batch_rows(
+        0, x.data(), d.data(), nf, len, ntaps, mu, 1e-6f, e.data(), taps.data(), 1);
     std::vector<std::vector<float>> got;
     for (std::size_t k = 0; k < nf; ++k)
         got.emplace_back(e.begin() + k * len, e.begin() + (k + 1) * len);
@@ -267,7 +277,8 @@ TEST_F(nlms_engine_test, set_taps_mid_stream_keeps_the_history)
     cuda::stream s;
     cuda::nlms_engine eng(ntaps, 1, { 0.4f }, 1e-6f);
     nlms_reference ref(ntaps, 0.4, 1e-6);
-    const std::vector<float> x1(x.begin(), x.begin() + 1000), d1(d.begin(), d.begin() + 1000);
+    const std::vector<float> x1(x.begin(), x.begin() + 1000),
+        d1(d.begin(), d.begin() + 1000);
     const std::vector<float> x2(x.begin() + 1000, x.end()), d2(d.begin() + 1000, d.end());
     run_engine(eng, x1, d1, 1, { 1000 });
     ref.run(x1, d1);
