@@ -68,11 +68,14 @@ void nlms_batch_rows(int device,
         return;
     const auto all_mu = checked_nlms_mus(mu, static_cast<int>(nfilters));
     use_device(device);
-    // A group of filters per launch (as many as fill the GPU and fit), and chunks of
-    // samples of a length that is a multiple of 4 (16-byte row starts on the device).
-    const std::size_t group = std::min<std::size_t>(nfilters, 4096);
+    // A group of filters per launch (as many as fill the GPU and whose state, taps
+    // and history, fits in half of max_bytes), and chunks of samples for the other
+    // half, of a length that is a multiple of 4 (16-byte row starts on the device).
+    const std::size_t state_bytes = 2 * sizeof(float) * static_cast<std::size_t>(ntaps);
+    const std::size_t group = std::max<std::size_t>(
+        1, std::min<std::size_t>({ nfilters, 4096, max_bytes / 2 / state_bytes }));
     const std::size_t row_bytes = 3 * sizeof(float) * group; // x, d, e per sample
-    std::size_t chunk = std::max<std::size_t>(max_bytes / row_bytes, 1024);
+    std::size_t chunk = std::max<std::size_t>(max_bytes / 2 / row_bytes, 1024);
     chunk = std::min(chunk, (nsamples + 3) / 4 * 4);
     chunk = std::max<std::size_t>(chunk / 4 * 4, 4);
     device_buffer<float> dx(group * chunk), dd(group * chunk), de(group * chunk);
