@@ -99,8 +99,20 @@ class qa_app_arguments(gr_unittest.TestCase):
             (["--device", "4096", "--seconds", "0.01"], "4096"),
         ])
 
+    def test_007_bench_nlms(self):
+        self.check_refused("bench_nlms.py", [
+            (["--taps", "0"], "--taps: 0 is out of range"),
+            (["--taps", "8193"], "--taps: 8193 is out of range"),
+            (["--filters", "1,0"], "--filters: 0 is out of range"),
+            (["--seconds", "nan"], "--seconds: must be a finite number"),
+            (["--rate", "inf"], "--rate: must be a finite number"),
+            (["--peak-tflops", "0"], "--peak-tflops: 0 is out of range"),
+            (["--reps", "0"], "--reps: 0 is out of range"),
+        ])
+
     def test_005_every_option_has_help(self):
-        for app in ("gpufilter_fm_rx", "gpufilter_fir_demo.py", "gpufilter_aec"):
+        for app in ("gpufilter_fm_rx", "gpufilter_fir_demo.py", "gpufilter_aec",
+                    "bench_nlms.py"):
             path = os.path.join(APPS, app)
             loader = importlib.machinery.SourceFileLoader(app.replace(".", "_"), path)
             spec = importlib.util.spec_from_loader(loader.name, loader)
