@@ -141,6 +141,22 @@ class qa_nlms_filter(gr_unittest.TestCase):
             self.assertLessEqual(np.linalg.norm(w[:200] - h) / np.linalg.norm(h), 0.06)
             self.assertLessEqual(np.linalg.norm(w[200:]), 0.06 * np.linalg.norm(h))
 
+    def test_norm_follows_a_40_db_drop_in_a_long_stream(self):
+        """x.x is a running sum on the CPU (re-anchored every ntaps samples) and summed
+        afresh on the GPU: after 150000 loud samples the quiet part must still be
+        normalised by its own power, as the float64 update does."""
+        n = 150000
+        x = np.concatenate([self.rng.uniform(-1, 1, n),
+                            1e-2 * self.rng.uniform(-1, 1, n)]).astype(np.float32)
+        d = (0.7 * np.roll(x, 2)).astype(np.float32)
+        d[:2] = 0
+        want_e, _ = nlms_reference(x, d, 8, 0.05, 1e-6)
+        for device in DEVICES:
+            e, _ = gpufilter.nlms_batch(x, d, 8, 0.05, device=device)
+            quiet = slice(n, 2 * n)
+            self.assertLessEqual(relative_to(e[quiet], want_e[quiet], d[quiet]),
+                                 float_bound(8, 2 * n), f"device={device}")
+
     def test_named_errors(self):
         cases = (
             ("ntaps", lambda: gpufilter.nlms_filter_ff(0, 0.5)),
