@@ -76,7 +76,7 @@ def main(argv):
               "import gnuradio.gpufilter with PYTHONPATH=<prefix>/"
               f"{documented_python_dir(configured)} and LD_LIBRARY_PATH=<prefix>/"
               f"{os.path.relpath(lib_dir, prefix)}: {run.stdout.strip()} {run.stderr.strip()}")
-        for app in ("gpufilter_fm_rx", "gpufilter_fir_demo.py"):
+        for app in ("gpufilter_fm_rx", "gpufilter_fir_demo.py", "gpufilter_aec"):
             check(os.access(os.path.join(prefix, "bin", app), os.X_OK), f"bin/{app}")
         guide = os.path.join(prefix, "share", "doc", "gr-gpufilter", "docs",
                              "fm_receiver.md")

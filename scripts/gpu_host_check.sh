@@ -15,6 +15,8 @@
 #                initcheck) over the engine tests and a flowgraph of each block
 #                family (scripts/sanitize_flowgraphs.py); fails on any reported error
 #                (GPUFILTER_SANITIZE_TOOLS="racecheck ..." runs only those tools)
+#         nlms   apps/bench_nlms.py (args after "nlms" go to it), then the echo
+#                canceller app and its ensemble plot (minutes)
 #   --out DIR     where logs, CSVs and plots go (default: the folder in the
 #                 environment variable OUT when it is set, else
 #                 ./gpu_host_check_out)
@@ -29,7 +31,7 @@
 set -uo pipefail
 
 usage() {
-    sed -n '7,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '7,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit "${1:-2}"
 }
 
@@ -49,7 +51,7 @@ done
 what=${1:-all}
 [[ $# -gt 0 ]] && shift
 case $what in
-tests | demo | all | fm | bench | sanitize) ;;
+tests | demo | all | fm | bench | sanitize | nlms) ;;
 *) echo "gpu_host_check: unknown mode '$what'" >&2; usage ;;
 esac
 # Paths given relative to where this was started, before moving to the checkout.
@@ -199,6 +201,19 @@ if [[ $what == bench ]]; then
     plot_python=${cupy_python:-python3}
     env -u LD_LIBRARY_PATH -u PYTHONPATH "$plot_python" apps/plot_benchmarks.py \
         "$out"/bench_*.csv --out "$out/plots" || echo "(no plots here: see above)"
+fi
+if [[ $what == nlms ]]; then
+    echo "== apps/bench_nlms.py $*"
+    "$python" apps/bench_nlms.py --csv "$out/nlms_bench.csv" "$@" 2>&1 |
+        tee "$out/nlms_bench.log"
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+    echo "== apps/gpufilter_aec"
+    "$python" apps/gpufilter_aec 2>&1 | tee "$out/aec.log"
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+    "$python" apps/gpufilter_aec --ensemble 256 --signal white --taps 1024 \
+        --echo-ms 50 --seconds 4 --plot "$out/aec_ensemble.png" 2>&1 |
+        tee -a "$out/aec.log"
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 fi
 echo "gpu_host_check: exit status $status"
 exit $status

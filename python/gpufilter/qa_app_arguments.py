@@ -76,8 +76,43 @@ class qa_app_arguments(gr_unittest.TestCase):
             (["--reps", "0"], "--reps"),
         ], one_line=False)
 
+    def test_006_aec(self):
+        self.check_refused("gpufilter_aec", [
+            (["--mu", "0"], "--mu: 0 is out of range"),
+            (["--mu", "nan"], "--mu: must be a finite number"),
+            (["--mu", "2.5"], "--mu: 2.5 is out of range"),
+            (["--taps", "0"], "--taps: 0 is out of range"),
+            (["--taps", "8193"], "--taps: 8193 is out of range"),
+            (["--eps", "0"], "--eps: 0 is out of range"),
+            (["--eps", "inf"], "--eps: must be a finite number"),
+            (["--seconds", "0"], "--seconds: 0 is out of range"),
+            (["--rate", "nan"], "--rate: must be a finite number"),
+            (["--echo-ms", "-1"], "--echo-ms: -1 is out of range"),
+            (["--delay-ms", "100"], "--delay-ms: 100 must be less than --echo-ms"),
+            (["--noise-db", "inf"], "--noise-db: must be a finite number"),
+            (["--window", "0"], "--window: 0 is out of range"),
+            (["--ensemble", "0"], "--ensemble: 0 is out of range"),
+            (["--ensemble", "1.5"], "--ensemble: not an integer"),
+            (["--far", "x.wav"], "--far and --mic go together"),
+            (["--far", "/nonexistent.wav", "--mic", "/nonexistent.wav"],
+             "cannot read it as a WAV file"),
+            (["--device", "4096", "--seconds", "0.01"], "4096"),
+        ])
+
+    def test_007_bench_nlms(self):
+        self.check_refused("bench_nlms.py", [
+            (["--taps", "0"], "--taps: 0 is out of range"),
+            (["--taps", "8193"], "--taps: 8193 is out of range"),
+            (["--filters", "1,0"], "--filters: 0 is out of range"),
+            (["--seconds", "nan"], "--seconds: must be a finite number"),
+            (["--rate", "inf"], "--rate: must be a finite number"),
+            (["--peak-tflops", "0"], "--peak-tflops: 0 is out of range"),
+            (["--reps", "0"], "--reps: 0 is out of range"),
+        ])
+
     def test_005_every_option_has_help(self):
-        for app in ("gpufilter_fm_rx", "gpufilter_fir_demo.py"):
+        for app in ("gpufilter_fm_rx", "gpufilter_fir_demo.py", "gpufilter_aec",
+                    "bench_nlms.py"):
             path = os.path.join(APPS, app)
             loader = importlib.machinery.SourceFileLoader(app.replace(".", "_"), path)
             spec = importlib.util.spec_from_loader(loader.name, loader)

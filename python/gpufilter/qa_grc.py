@@ -12,6 +12,7 @@ from grcc_support import HERE, grcc_test_case
 
 FLOWGRAPH = os.path.join(HERE, "qa_grc_flowgraph.grc")
 XLATING_FLOWGRAPH = os.path.join(HERE, "qa_grc_xlating_flowgraph.grc")
+NLMS_FLOWGRAPH = os.path.join(HERE, "qa_grc_nlms_flowgraph.grc")
 XLATING_DRIVER = """
 import importlib.util, time
 spec = importlib.util.spec_from_file_location("fg", "{script}")
@@ -52,6 +53,14 @@ class qa_grc(grcc_test_case):
                              capture_output=True, text=True, timeout=120)
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
         self.assertIn("center_freq 2500.0", run.stdout, run.stdout + run.stderr)
+    def test_003_nlms_compile_and_run(self):
+        script, generated = self.compile(
+            NLMS_FLOWGRAPH, ["gpufilter.nlms_filter_ff(64, mu, 1, (1e-6), (-1), 4096)"])
+        self.assertIn("set_mu(self.mu)", generated)  # the setter callback
+        run = subprocess.run([sys.executable, script], env=os.environ.copy(),
+                             capture_output=True, text=True, timeout=120)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+
 
 if __name__ == "__main__":
     gr_unittest.run(qa_grc)

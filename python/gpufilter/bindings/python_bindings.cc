@@ -16,6 +16,8 @@ void bind_fft_filter(py::module& m);
 void bind_fir_filter(py::module& m);
 void bind_freq_xlating_fir_filter(py::module& m);
 void bind_hilbert_fc(py::module& m);
+void bind_nlms(py::module& m);
+void bind_nlms_filter_ff(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() returns NULL on newer Pythons; wrapped so the module init compiles.
@@ -42,5 +44,7 @@ PYBIND11_MODULE(gpufilter_python, m)
     bind_fir_filter(m);
     bind_freq_xlating_fir_filter(m);
     bind_hilbert_fc(m);
+    bind_nlms(m);
+    bind_nlms_filter_ff(m);
     // ) END BINDING_FUNCTION_CALLS
 }

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "nlms_engine.h"
+#include "nlms_kernels.cuh"
+#include "nlms_shape.h"
+#include <string>
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+
+namespace {
+template <int K>
+void launch_k(const nlms_shape& shape,
+              int nfilters,
+              const nlms_kernels::args& a,
+              cudaStream_t s)
+{
+    auto kernel = nlms_kernels::nlms_kernel<K>;
+    // Above the 48 KiB default a kernel must opt in (not reached at nlms_max_taps
+    // with the default tile, kept so that a larger tile stays correct).
+    if (shape.shared_bytes > 48 * 1024)
+        GPUFILTER_CHECK(cudaFuncSetAttribute(kernel,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(shape.shared_bytes)));
+    kernel<<<nfilters, shape.threads, shape.shared_bytes, s>>>(a);
+    GPUFILTER_CHECK_LAUNCH();
+}
+} // namespace
+
+nlms_engine::nlms_engine(int ntaps, int nfilters, const std::vector<float>& mu, float eps)
+    : d_ntaps(checked_nlms_ntaps(ntaps, nlms_max_taps)),
+      d_nfilters(checked_nlms_nfilters(nfilters)),
+      d_eps(checked_nlms_eps(eps)),
+      d_ports{ { nfilters * sizeof(float), nfilters * sizeof(float) },
+               { nfilters * sizeof(float) } },
+      d_mu_host(checked_nlms_mus(mu, nfilters)),
+      d_mu(nfilters),
+      d_taps(static_cast<std::size_t>(nfilters) * ntaps),
+      d_history(static_cast<std::size_t>(nfilters) * (ntaps > 1 ? ntaps - 1 : 1))
+{
+    GPUFILTER_CHECK(
+        cudaMemcpy(d_mu.get(), d_mu_host.data(), d_mu.bytes(), cudaMemcpyHostToDevice));
+    GPUFILTER_CHECK(cudaMemset(d_taps.get(), 0, d_taps.bytes()));
+    GPUFILTER_CHECK(cudaMemset(d_history.get(), 0, d_history.bytes()));
+}
+
+void nlms_engine::launch(const float* x,
+                         const float* d,
+                         float* e,
+                         long long filter_stride,
+                         long long sample_stride,
+                         std::size_t n,
+                         cudaStream_t s)
+{
+    if (n == 0)
+        return;
+    const nlms_shape shape = choose_nlms_shape(d_ntaps);
+    const nlms_kernels::args a{ x,
+                                d,
+                                e,
+                                filter_stride,
+                                sample_stride,
+                                static_cast<long long>(n),
+                                d_ntaps,
+                                shape.tile,
+                                d_taps.get(),
+                                d_history.get(),
+                                d_mu.get(),
+                                d_eps };
+    switch (shape.taps_per_thread) {
+    case 1:
+        launch_k<1>(shape, d_nfilters, a, s);
+        break;
+    case 2:
+        launch_k<2>(shape, d_nfilters, a, s);
+        break;
+    case 4:
+        launch_k<4>(shape, d_nfilters, a, s);
+        break;
+    default:
+        launch_k<8>(shape, d_nfilters, a, s);
+        break;
+    }
+}
+
+std::size_t nlms_engine::process(const void* const* in,
+                                 std::size_t n,
+                                 void* const* out,
+                                 cudaStream_t s)
+{
+    launch(static_cast<const float*>(in[0]),
+           static_cast<const float*>(in[1]),
+           static_cast<float*>(out[0]),
+           1,
+           d_nfilters,
+           n,
+           s);
+    return n;
+}
+
+void nlms_engine::process_rows(const float* x,
+                               const float* d,
+                               float* e,
+                               std::size_t row,
+                               std::size_t n,
+                               cudaStream_t s)
+{
+    launch(x, d, e, static_cast<long long>(row), 1, n, s);
+}
+
+void nlms_engine::set_mu(const std::vector<float>& mu, cudaStream_t s)
+{
+    auto checked = checked_nlms_mus(mu, d_nfilters);
+    // The previous copy may still read d_mu_host: wait before replacing it.
+    GPUFILTER_CHECK(cudaStreamSynchronize(s));
+    d_mu_host = std::move(checked);
+    GPUFILTER_CHECK(cudaMemcpyAsync(
+        d_mu.get(), d_mu_host.data(), d_mu.bytes(), cudaMemcpyHostToDevice, s));
+    GPUFILTER_CHECK(cudaStreamSynchronize(s));
+}
+
+void nlms_engine::check_filter(int k) const
+{
+    if (k < 0 || k >= d_nfilters)
+        throw std::out_of_range("k: must be in [0, " + std::to_string(d_nfilters) +
+                                "), got " + std::to_string(k));
+}
+
+void nlms_engine::set_taps(int k, const std::vector<float>& taps, cudaStream_t s)
+{
+    check_filter(k);
+    if (taps.size() != static_cast<std::size_t>(d_ntaps))
+        throw std::invalid_argument("taps: must have ntaps = " + std::to_string(d_ntaps) +
+                                    " values, got " + std::to_string(taps.size()));
+    GPUFILTER_CHECK(cudaMemcpyAsync(d_taps.get() + static_cast<std::size_t>(k) * d_ntaps,
+                                    taps.data(),
+                                    taps.size() * sizeof(float),
+                                    cudaMemcpyHostToDevice,
+                                    s));
+    GPUFILTER_CHECK(cudaStreamSynchronize(s)); // taps is the caller's
+}
+
+std::vector<float> nlms_engine::taps(int k, cudaStream_t s) const
+{
+    check_filter(k);
+    std::vector<float> out(d_ntaps);
+    GPUFILTER_CHECK(cudaMemcpyAsync(out.data(),
+                                    d_taps.get() + static_cast<std::size_t>(k) * d_ntaps,
+                                    out.size() * sizeof(float),
+                                    cudaMemcpyDeviceToHost,
+                                    s));
+    GPUFILTER_CHECK(cudaStreamSynchronize(s));
+    return out;
+}
+
+std::vector<float> nlms_engine::all_taps(cudaStream_t s) const
+{
+    std::vector<float> out(d_taps.size());
+    GPUFILTER_CHECK(cudaMemcpyAsync(
+        out.data(), d_taps.get(), d_taps.bytes(), cudaMemcpyDeviceToHost, s));
+    GPUFILTER_CHECK(cudaStreamSynchronize(s));
+    return out;
+}
+
+void nlms_engine::reset(cudaStream_t s)
+{
+    GPUFILTER_CHECK(cudaMemsetAsync(d_taps.get(), 0, d_taps.bytes(), s));
+    GPUFILTER_CHECK(cudaMemsetAsync(d_history.get(), 0, d_history.bytes(), s));
+    GPUFILTER_CHECK(cudaStreamSynchronize(s));
+}
+
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_CUDA_NLMS_PARAMS_H
+#define INCLUDED_GPUFILTER_CUDA_NLMS_PARAMS_H
+
+// The NLMS parameters' rules, shared by the engine, the blocks' CPU fallback and the
+// batch API. No CUDA types. Each check throws std::invalid_argument naming the
+// parameter and its value (Python: ValueError).
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+
+inline int checked_nlms_ntaps(int ntaps, int most)
+{
+    if (ntaps < 1 || ntaps > most)
+        throw std::invalid_argument("ntaps: must be in [1, " + std::to_string(most) +
+                                    "], got " + std::to_string(ntaps));
+    return ntaps;
+}
+
+inline int checked_nlms_nfilters(int nfilters)
+{
+    if (nfilters < 1)
+        throw std::invalid_argument("nfilters: must be >= 1, got " +
+                                    std::to_string(nfilters));
+    return nfilters;
+}
+
+inline float checked_nlms_mu(double mu)
+{
+    if (!(mu > 0.0) || !std::isfinite(mu) || !std::isfinite(static_cast<float>(mu)))
+        throw std::invalid_argument("mu: must be a finite number > 0, got " +
+                                    std::to_string(mu));
+    return static_cast<float>(mu);
+}
+
+//! mu: one value for every filter, or one per filter.
+inline std::vector<float> checked_nlms_mus(const std::vector<float>& mu, int nfilters)
+{
+    if (mu.size() != 1 && mu.size() != static_cast<std::size_t>(nfilters))
+        throw std::invalid_argument(
+            "mu: must have 1 or nfilters = " + std::to_string(nfilters) +
+            " values, got " + std::to_string(mu.size()));
+    std::vector<float> out(nfilters);
+    for (int k = 0; k < nfilters; ++k)
+        out[k] = checked_nlms_mu(mu[mu.size() == 1 ? 0 : k]);
+    return out;
+}
+
+inline float checked_nlms_eps(double eps)
+{
+    if (!(eps > 0.0) || !std::isfinite(eps) || !(static_cast<float>(eps) > 0.0f))
+        throw std::invalid_argument("eps: must be a finite number > 0, got " +
+                                    std::to_string(eps));
+    return static_cast<float>(eps);
+}
+
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr
+
+#endif

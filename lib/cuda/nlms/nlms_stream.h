@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_CUDA_NLMS_STREAM_H
+#define INCLUDED_GPUFILTER_CUDA_NLMS_STREAM_H
+
+// NLMS filtering of host samples on a GPU: the host path with an NLMS engine, and the
+// NLMS controls; and the batch form for simulations. No CUDA types here, so the block
+// layer can use it without seeing CUDA.
+
+#include "../stream/host_stream.h"
+#include <cstddef>
+#include <vector>
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+
+/*!
+ * \brief nfilters NLMS filters (nlms_engine) of host samples on one GPU: items of
+ * nfilters floats on two inputs (x, d) and one output (e).
+ */
+class nlms_stream : public host_stream
+{
+public:
+    nlms_stream(int device,
+                int ntaps,
+                int nfilters,
+                const std::vector<float>& mu,
+                float eps,
+                std::size_t max_chunk);
+
+    void set_mu(const std::vector<float>& mu);
+    void set_taps(int k, const std::vector<float>& taps);
+    std::vector<float> taps(int k);
+    void reset();
+};
+
+/*!
+ * \brief NLMS over rows: nfilters independent filters, filter k's x and d at
+ * x + k * nsamples (likewise e), all host memory, on `device`. mu: one value or one per
+ * filter. Filters go to the GPU in groups and samples in chunks, so the device memory
+ * stays near `max_bytes` whatever the sizes. taps_out (nfilters * ntaps) gets the
+ * final taps; the initial taps are zero.
+ */
+void nlms_batch_rows(int device,
+                     const float* x,
+                     const float* d,
+                     std::size_t nfilters,
+                     std::size_t nsamples,
+                     int ntaps,
+                     const std::vector<float>& mu,
+                     float eps,
+                     float* e,
+                     float* taps_out,
+                     std::size_t max_bytes = std::size_t(256) << 20);
+
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr
+
+#endif
