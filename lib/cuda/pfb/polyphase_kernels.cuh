@@ -172,6 +172,272 @@ __global__ void __launch_bounds__(threads) fir(source<S> src,
             rows[(step0 + threadIdx.y * steps_per_thread + i) * N + p] = acc[i];
 }
 
+// The fused kernel's shape: a block holds fused_elems complex samples in shared
+// memory, fused_elems / N whole rows (steps), and each thread moves
+// fused_elems / fused_threads of them per FFT pass through registers.
+constexpr int fused_threads = 256;
+constexpr int fused_elems = 4096;
+constexpr int fused_per_thread = fused_elems / fused_threads;
+static_assert(fused_per_thread == 16, "the FFT passes below hold 16 values a thread");
+
+__device__ __forceinline__ float2 cmul(float2 a, float2 b)
+{
+    return make_float2(fmaf(a.x, b.x, -a.y * b.y), fmaf(a.x, b.y, a.y * b.x));
+}
+__device__ __forceinline__ float2 cadd(float2 a, float2 b)
+{
+    return make_float2(a.x + b.x, a.y + b.y);
+}
+__device__ __forceinline__ float2 csub(float2 a, float2 b)
+{
+    return make_float2(a.x - b.x, a.y - b.y);
+}
+__device__ __forceinline__ void caxpy(float2& acc, float h, float2 x)
+{
+    acc.x = fmaf(x.x, h, acc.x);
+    acc.y = fmaf(x.y, h, acc.y);
+}
+
+//! [history | input] where the caller knows v is in the input: no checks.
+template <class S>
+struct direct_source {
+    const S* input;
+    long long history_len;
+    __device__ __forceinline__ float2 operator[](long long v) const
+    {
+        return to_complex(input[v - history_len]);
+    }
+};
+
+constexpr int fused_tap_chunk = 8; // taps whose loads are issued together
+
+/*!
+ * The fused kernel's FIR stage (fir_fft below): rows steps from u_first into buf,
+ * slot N - 1 - ((j + R) mod N) of row t. Taps go in chunks of fused_tap_chunk whose
+ * loads are all issued before the multiply-adds, so each thread keeps a dozen loads
+ * in flight rather than one.
+ */
+template <bool one_row_per_step, class L>
+__device__ __forceinline__ void fused_fir(const L& x,
+                                          float2* buf,
+                                          int N,
+                                          int log2N,
+                                          int R,
+                                          int T,
+                                          const float* __restrict__ branch_taps,
+                                          int base,
+                                          long long u_first,
+                                          int rows)
+{
+    constexpr int C = fused_tap_chunk;
+    const int mask = N - 1;
+    if (one_row_per_step && rows >= 4) {
+        // Work item (4 consecutive steps t0.., column j): one branch, step t0 + i
+        // tap k reads row a_first + t0 + i - wrap - k: xs[m] below is the row for
+        // i - (k - k0) = 3 - m.
+        const long long a_first = u_first >> log2N;
+        const int b = static_cast<int>(u_first & mask);
+        const int items = (rows >> 2) << log2N;
+        for (int w = threadIdx.x; w < items; w += fused_threads) {
+            const int j = w & mask;
+            const int t0 = (w >> log2N) << 2;
+            const int wrap = j > b ? 1 : 0;
+            const float* h = branch_taps + (b - j + wrap * N);
+            const long long v = (a_first + t0 - wrap) * N + j - base;
+            float2 a0 = make_float2(0.0f, 0.0f), a1 = a0, a2 = a0, a3 = a0;
+            for (int k0 = 0; k0 < T; k0 += C) {
+                const int kc = min(C, T - k0);
+                float2 xs[C + 3];
+                float hs[C];
+#pragma unroll
+                for (int m = 0; m < C + 3; ++m)
+                    xs[m] = m < kc + 3 ? x[v + static_cast<long long>(3 - k0 - m) * N]
+                                       : make_float2(0.0f, 0.0f);
+#pragma unroll
+                for (int kk = 0; kk < C; ++kk)
+                    hs[kk] = kk < kc ? __ldg(h + static_cast<long long>(k0 + kk) * N)
+                                     : 0.0f;
+#pragma unroll
+                for (int kk = 0; kk < C; ++kk) {
+                    caxpy(a0, hs[kk], xs[kk + 3]);
+                    caxpy(a1, hs[kk], xs[kk + 2]);
+                    caxpy(a2, hs[kk], xs[kk + 1]);
+                    caxpy(a3, hs[kk], xs[kk]);
+                }
+            }
+            // R == N: slot N - 1 - ((j + N) mod N).
+            float2* d = buf + (t0 << log2N) + (N - 1 - j);
+            d[0] = a0;
+            d[N] = a1;
+            d[2 * N] = a2;
+            d[3 * N] = a3;
+        }
+        return;
+    }
+    for (int e = threadIdx.x; e < rows << log2N; e += fused_threads) {
+        const int t = e >> log2N;
+        const int j = e & mask;
+        const long long u = u_first + static_cast<long long>(t) * R;
+        const long long a = u >> log2N;
+        const int b = static_cast<int>(u & mask);
+        const int wrap = j > b ? 1 : 0;
+        const float* h = branch_taps + (b - j + wrap * N);
+        const long long v = (a - wrap) * N + j - base;
+        float2 acc = make_float2(0.0f, 0.0f);
+        for (int k0 = 0; k0 < T; k0 += C) {
+            const int kc = min(C, T - k0);
+            float2 xs[C];
+            float hs[C];
+#pragma unroll
+            for (int kk = 0; kk < C; ++kk) {
+                xs[kk] = kk < kc ? x[v - static_cast<long long>(k0 + kk) * N]
+                                 : make_float2(0.0f, 0.0f);
+                hs[kk] = kk < kc ? __ldg(h + static_cast<long long>(k0 + kk) * N) : 0.0f;
+            }
+#pragma unroll
+            for (int kk = 0; kk < C; ++kk)
+                caxpy(acc, hs[kk], xs[kk]);
+        }
+        buf[(t << log2N) + N - 1 - ((j + R) & mask)] = acc;
+    }
+}
+
+/*!
+ * The fused path: branch FIR and unscaled inverse FFT in one kernel, for N a power of
+ * two, N <= fused_elems (pfb_fused_supported). Block b computes steps
+ * [b*rows, b*rows + rows) of the launch, rows = fused_elems / N, in the coordinates of
+ * fir above (u = v + base, u = a*N + b):
+ *
+ * 1. FIR into shared memory, slot p = N - 1 - ((j + R) mod N) of each row. With one
+ *    row per step and rows >= 4 (N <= 1024) a work item is (4 consecutive steps,
+ *    column j): they share branch b - j (+N), step i tap k reads row
+ *    a_first + t0 + i - wrap - k, so a 4-row window slides up the column: one input
+ *    load and one tap load per 4 multiply-adds. Otherwise a work item is one
+ *    (step, column), T loads of each. Inputs and taps come through the caches (a
+ *    block's neighbours read the same rows).
+ * 2. In-place Stockham autosort FFT of every row (Govindaraju et al. 2008): a radix-2
+ *    pass first when log2 N is odd, then radix-4 passes; pass with stride Ns reads
+ *    x[j + r*N/R'], multiplies by exp(+2 pi i r (j mod Ns) / (R' Ns)) (twiddle[m] =
+ *    exp(+2 pi i m / N), computed in double), does the radix-R' DFT with exp(+j) and
+ *    writes x[(j - j mod Ns)*R' + j mod Ns + r*Ns]. Each thread loads its 16 values,
+ *    the block syncs, each thread stores them: out of place through registers.
+ * 3. The valid rows go out, coalesced: out[(step0 + t)*N + c].
+ */
+template <class S, bool one_row_per_step>
+__global__ void __launch_bounds__(fused_threads)
+    fir_fft(source<S> src,
+            int N,
+            int log2N,
+            int R,
+            int T,
+            const float* __restrict__ branch_taps,
+            const float2* __restrict__ twiddle,
+            long long v_first,
+            int base,
+            long long nsteps,
+            float2* __restrict__ out)
+{
+    __shared__ float4 storage[fused_elems / 2];
+    float2* buf = reinterpret_cast<float2*>(storage);
+    const int tid = threadIdx.x;
+    const int rows = fused_elems >> log2N;
+    const long long step0 = static_cast<long long>(blockIdx.x) * rows;
+    const int nb = static_cast<int>(min(static_cast<long long>(rows), nsteps - step0));
+    const long long u_first = v_first + base + step0 * R;
+
+    // Block-uniform: every sample the block reads lies in the input (most blocks of
+    // a long call), so loads need no range checks.
+    const long long v_lo = ((u_first >> log2N) - T) * N - base;
+    const long long v_hi =
+        (((u_first + static_cast<long long>(rows - 1) * R) >> log2N) + 1) * N - base;
+    if (v_lo >= src.history_len && v_hi <= src.history_len + src.input_len)
+        fused_fir<one_row_per_step>(direct_source<S>{ src.input, src.history_len },
+                                    buf, N, log2N, R, T, branch_taps, base, u_first, rows);
+    else
+        fused_fir<one_row_per_step>(
+            src, buf, N, log2N, R, T, branch_taps, base, u_first, rows);
+    __syncthreads();
+
+    int log2Ns = 0;
+    if (log2N & 1) { // radix 2, Ns = 1: no twiddles
+        const int half = N >> 1;
+        float2 v[fused_per_thread];
+#pragma unroll
+        for (int i = 0; i < fused_per_thread / 2; ++i) {
+            const int q = tid + i * fused_threads;
+            const float2* d = buf + ((q >> (log2N - 1)) << log2N);
+            const int jj = q & (half - 1);
+            v[2 * i] = d[jj];
+            v[2 * i + 1] = d[jj + half];
+        }
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < fused_per_thread / 2; ++i) {
+            const int q = tid + i * fused_threads;
+            float2* d = buf + ((q >> (log2N - 1)) << log2N);
+            const int jj = q & (half - 1);
+            d[2 * jj] = cadd(v[2 * i], v[2 * i + 1]);
+            d[2 * jj + 1] = csub(v[2 * i], v[2 * i + 1]);
+        }
+        __syncthreads();
+        log2Ns = 1;
+    }
+    for (; log2Ns < log2N; log2Ns += 2) {
+        const int Ns = 1 << log2Ns;
+        const int quarter = N >> 2;
+        const int twshift = log2N - log2Ns - 2; // twiddle step N / (4 Ns)
+        float2 v[fused_per_thread];
+#pragma unroll
+        for (int i = 0; i < fused_per_thread / 4; ++i) {
+            const int q = tid + i * fused_threads;
+            const float2* d = buf + ((q >> (log2N - 2)) << log2N);
+            const int jj = q & (quarter - 1);
+            const int k = jj & (Ns - 1);
+            const float2 x0 = d[jj];
+            float2 x1 = d[jj + quarter], x2 = d[jj + 2 * quarter],
+                   x3 = d[jj + 3 * quarter];
+            if (k) {
+                x1 = cmul(x1, __ldg(twiddle + (k << twshift)));
+                x2 = cmul(x2, __ldg(twiddle + ((2 * k) << twshift)));
+                x3 = cmul(x3, __ldg(twiddle + ((3 * k) << twshift)));
+            }
+            const float2 t0 = cadd(x0, x2), t1 = csub(x0, x2), t2 = cadd(x1, x3);
+            const float2 d13 = csub(x1, x3);
+            const float2 t3 = make_float2(-d13.y, d13.x); // i (x1 - x3)
+            v[4 * i] = cadd(t0, t2);
+            v[4 * i + 1] = cadd(t1, t3);
+            v[4 * i + 2] = csub(t0, t2);
+            v[4 * i + 3] = csub(t1, t3);
+        }
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < fused_per_thread / 4; ++i) {
+            const int q = tid + i * fused_threads;
+            float2* d = buf + ((q >> (log2N - 2)) << log2N);
+            const int jj = q & (quarter - 1);
+            const int k = jj & (Ns - 1);
+            float2* o = d + ((jj - k) << 2) + k;
+            o[0] = v[4 * i];
+            o[Ns] = v[4 * i + 1];
+            o[2 * Ns] = v[4 * i + 2];
+            o[3 * Ns] = v[4 * i + 3];
+        }
+        __syncthreads();
+    }
+
+    // Rows [0, nb) out; N is even, so pairs of samples stay within the block's rows.
+    const int total = nb << log2N;
+    float2* dst = out + (step0 << log2N);
+    if ((reinterpret_cast<unsigned long long>(dst) & 15) == 0) {
+        float4* d4 = reinterpret_cast<float4*>(dst);
+        for (int e = tid; e < total / 2; e += fused_threads)
+            d4[e] = storage[e];
+    } else {
+        for (int e = tid; e < total; e += fused_threads)
+            dst[e] = buf[e];
+    }
+}
+
 //! dst[i] = src[from + i], i < n: the history the next call reads.
 template <class S>
 __global__ void keep_history(source<S> src, long long from, float2* dst, long long n)
