@@ -263,7 +263,14 @@ void polyphase_bank<In>::filter_fft(const In* d_in,
         throw std::logic_error("polyphase_bank::filter_fft: grid too large");
     auto* kernel = d_rate == d_n ? pfb_kernels::fir_fft<device_t<In>, true>
                                  : pfb_kernels::fir_fft<device_t<In>, false>;
-    kernel<<<static_cast<unsigned>(blocks), pfb_kernels::fused_threads, 0, stream>>>(
+    // Per launch: the opt-in is per device, and costs about a microsecond.
+    GPUFILTER_CHECK(cudaFuncSetAttribute(kernel,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         pfb_kernels::fused_smem_bytes));
+    kernel<<<static_cast<unsigned>(blocks),
+             pfb_kernels::fused_threads,
+             pfb_kernels::fused_smem_bytes,
+             stream>>>(
         view<In>(d_history[d_current].get(), d_history_len, d_in, n),
         d_n,
         d_log2n,

@@ -175,10 +175,15 @@ __global__ void __launch_bounds__(threads) fir(source<S> src,
 // The fused kernel's shape: a block holds fused_elems complex samples in shared
 // memory, fused_elems / N whole rows (steps), and each thread moves
 // fused_elems / fused_threads of them per FFT pass through registers.
-constexpr int fused_threads = 256;
-constexpr int fused_elems = 4096;
+constexpr int fused_threads = 512;
+constexpr int fused_elems = 8192;
 constexpr int fused_per_thread = fused_elems / fused_threads;
 static_assert(fused_per_thread == 16, "the FFT passes below hold 16 values a thread");
+//! Shared-memory index of sample i of the block's rows: one pad sample every 16, so
+//! that the FFT passes' strided stores (stride 4 or 16 samples) spread over the banks.
+__host__ __device__ constexpr int fused_pad(int i) { return i + (i >> 4); }
+//! Above the default 48 KB: the launch opts in.
+constexpr int fused_smem_bytes = fused_pad(fused_elems) * 8;
 
 __device__ __forceinline__ float2 cmul(float2 a, float2 b)
 {
@@ -266,11 +271,11 @@ __device__ __forceinline__ void fused_fir(const L& x,
                 }
             }
             // R == N: slot N - 1 - ((j + N) mod N).
-            float2* d = buf + (t0 << log2N) + (N - 1 - j);
-            d[0] = a0;
-            d[N] = a1;
-            d[2 * N] = a2;
-            d[3 * N] = a3;
+            const int i0 = (t0 << log2N) + (N - 1 - j);
+            buf[fused_pad(i0)] = a0;
+            buf[fused_pad(i0 + N)] = a1;
+            buf[fused_pad(i0 + 2 * N)] = a2;
+            buf[fused_pad(i0 + 3 * N)] = a3;
         }
         return;
     }
@@ -298,8 +303,114 @@ __device__ __forceinline__ void fused_fir(const L& x,
             for (int kk = 0; kk < C; ++kk)
                 caxpy(acc, hs[kk], xs[kk]);
         }
-        buf[(t << log2N) + N - 1 - ((j + R) & mask)] = acc;
+        buf[fused_pad((t << log2N) + N - 1 - ((j + R) & mask))] = acc;
     }
+}
+
+//! The radix-4 inverse DFT (exp(+j)) of a[0..3], in place.
+__device__ __forceinline__ void idft4(float2& a0, float2& a1, float2& a2, float2& a3)
+{
+    const float2 t0 = cadd(a0, a2), t1 = csub(a0, a2), t2 = cadd(a1, a3);
+    const float2 d13 = csub(a1, a3);
+    const float2 t3 = make_float2(-d13.y, d13.x); // i (a1 - a3)
+    a0 = cadd(t0, t2);
+    a1 = cadd(t1, t3);
+    a2 = csub(t0, t2);
+    a3 = csub(t1, t3);
+}
+
+//! The inverse DFT of x[0..RADIX-1] in place, RADIX 2, 4 or 16 (16 = 4 x 4: DFT-4s
+//! over x[4 r1 + r2], twiddles exp(+2 pi i r2 m1 / 16), DFT-4s over r2; output
+//! m1 + 4 m2).
+template <int RADIX>
+__device__ __forceinline__ void idft(float2* x)
+{
+    if (RADIX == 2) {
+        const float2 a = x[0], b = x[1];
+        x[0] = cadd(a, b);
+        x[1] = csub(a, b);
+    } else if (RADIX == 4) {
+        idft4(x[0], x[1], x[2], x[3]);
+    } else {
+        constexpr float c1 = 0.92387953251128674f, s1 = 0.38268343236508978f,
+                        r2 = 0.70710678118654752f;
+        // exp(+2 pi i p / 16), p = 0..9
+        const float wc[10] = { 1, c1, r2, s1, 0, -s1, -r2, -c1, -1, -c1 };
+        const float ws[10] = { 0, s1, r2, c1, 1, c1, r2, s1, 0, -s1 };
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+            idft4(x[q], x[4 + q], x[8 + q], x[12 + q]); // x[4 m1 + q] = Y[q][m1]
+#pragma unroll
+            for (int m1 = 1; m1 < 4; ++m1)
+                if (q)
+                    x[4 * m1 + q] = cmul(x[4 * m1 + q],
+                                         make_float2(wc[q * m1], ws[q * m1]));
+        }
+        float2 y[16];
+#pragma unroll
+        for (int m1 = 0; m1 < 4; ++m1) {
+            float2 a0 = x[4 * m1], a1 = x[4 * m1 + 1], a2 = x[4 * m1 + 2],
+                   a3 = x[4 * m1 + 3];
+            idft4(a0, a1, a2, a3);
+            y[m1] = a0;
+            y[m1 + 4] = a1;
+            y[m1 + 8] = a2;
+            y[m1 + 12] = a3;
+        }
+#pragma unroll
+        for (int m = 0; m < 16; ++m)
+            x[m] = y[m];
+    }
+}
+
+/*!
+ * One Stockham pass of radix RADIX over every row of buf (rows of N = 2^log2N,
+ * fused_pad layout), the rows' earlier passes having combined Ns = 2^log2Ns: sample
+ * jj + r*N/RADIX times exp(+2 pi i r (jj mod Ns) / (RADIX Ns)), the radix DFT, output
+ * m to (jj - jj mod Ns)*RADIX + jj mod Ns + m*Ns. Each thread loads its
+ * fused_per_thread values, the block syncs, each stores them. Returns log2(Ns*RADIX).
+ */
+template <int RADIX>
+__device__ __forceinline__ int
+fft_pass(float2* buf, int log2N, int log2Ns, const float2* __restrict__ twiddle)
+{
+    constexpr int LR = RADIX == 2 ? 1 : RADIX == 4 ? 2 : 4;
+    constexpr int per = fused_per_thread / RADIX;
+    const int Ns = 1 << log2Ns;
+    const int stride = 1 << (log2N - LR);
+    const int twshift = log2N - log2Ns - LR;
+    float2 v[fused_per_thread];
+#pragma unroll
+    for (int i = 0; i < per; ++i) {
+        const int q = threadIdx.x + i * fused_threads;
+        const int row = (q >> (log2N - LR)) << log2N;
+        const int jj = q & (stride - 1);
+        const int k = jj & (Ns - 1);
+        float2* x = v + i * RADIX;
+#pragma unroll
+        for (int r = 0; r < RADIX; ++r)
+            x[r] = buf[fused_pad(row + jj + r * stride)];
+        if (k) {
+#pragma unroll
+            for (int r = 1; r < RADIX; ++r)
+                x[r] = cmul(x[r], __ldg(twiddle + ((r * k) << twshift)));
+        }
+        idft<RADIX>(x);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < per; ++i) {
+        const int q = threadIdx.x + i * fused_threads;
+        const int row = (q >> (log2N - LR)) << log2N;
+        const int jj = q & (stride - 1);
+        const int k = jj & (Ns - 1);
+        const int o = row + ((jj - k) << LR) + k;
+#pragma unroll
+        for (int r = 0; r < RADIX; ++r)
+            buf[fused_pad(o + r * Ns)] = v[i * RADIX + r];
+    }
+    __syncthreads();
+    return log2Ns + LR;
 }
 
 /*!
@@ -337,7 +448,7 @@ __global__ void __launch_bounds__(fused_threads)
             long long nsteps,
             float2* __restrict__ out)
 {
-    __shared__ float4 storage[fused_elems / 2];
+    extern __shared__ float4 storage[]; // fused_elems complex: fused_smem_bytes
     float2* buf = reinterpret_cast<float2*>(storage);
     const int tid = threadIdx.x;
     const int rows = fused_elems >> log2N;
@@ -359,82 +470,26 @@ __global__ void __launch_bounds__(fused_threads)
     __syncthreads();
 
     int log2Ns = 0;
-    if (log2N & 1) { // radix 2, Ns = 1: no twiddles
-        const int half = N >> 1;
-        float2 v[fused_per_thread];
-#pragma unroll
-        for (int i = 0; i < fused_per_thread / 2; ++i) {
-            const int q = tid + i * fused_threads;
-            const float2* d = buf + ((q >> (log2N - 1)) << log2N);
-            const int jj = q & (half - 1);
-            v[2 * i] = d[jj];
-            v[2 * i + 1] = d[jj + half];
-        }
-        __syncthreads();
-#pragma unroll
-        for (int i = 0; i < fused_per_thread / 2; ++i) {
-            const int q = tid + i * fused_threads;
-            float2* d = buf + ((q >> (log2N - 1)) << log2N);
-            const int jj = q & (half - 1);
-            d[2 * jj] = cadd(v[2 * i], v[2 * i + 1]);
-            d[2 * jj + 1] = csub(v[2 * i], v[2 * i + 1]);
-        }
-        __syncthreads();
-        log2Ns = 1;
-    }
-    for (; log2Ns < log2N; log2Ns += 2) {
-        const int Ns = 1 << log2Ns;
-        const int quarter = N >> 2;
-        const int twshift = log2N - log2Ns - 2; // twiddle step N / (4 Ns)
-        float2 v[fused_per_thread];
-#pragma unroll
-        for (int i = 0; i < fused_per_thread / 4; ++i) {
-            const int q = tid + i * fused_threads;
-            const float2* d = buf + ((q >> (log2N - 2)) << log2N);
-            const int jj = q & (quarter - 1);
-            const int k = jj & (Ns - 1);
-            const float2 x0 = d[jj];
-            float2 x1 = d[jj + quarter], x2 = d[jj + 2 * quarter],
-                   x3 = d[jj + 3 * quarter];
-            if (k) {
-                x1 = cmul(x1, __ldg(twiddle + (k << twshift)));
-                x2 = cmul(x2, __ldg(twiddle + ((2 * k) << twshift)));
-                x3 = cmul(x3, __ldg(twiddle + ((3 * k) << twshift)));
-            }
-            const float2 t0 = cadd(x0, x2), t1 = csub(x0, x2), t2 = cadd(x1, x3);
-            const float2 d13 = csub(x1, x3);
-            const float2 t3 = make_float2(-d13.y, d13.x); // i (x1 - x3)
-            v[4 * i] = cadd(t0, t2);
-            v[4 * i + 1] = cadd(t1, t3);
-            v[4 * i + 2] = csub(t0, t2);
-            v[4 * i + 3] = csub(t1, t3);
-        }
-        __syncthreads();
-#pragma unroll
-        for (int i = 0; i < fused_per_thread / 4; ++i) {
-            const int q = tid + i * fused_threads;
-            float2* d = buf + ((q >> (log2N - 2)) << log2N);
-            const int jj = q & (quarter - 1);
-            const int k = jj & (Ns - 1);
-            float2* o = d + ((jj - k) << 2) + k;
-            o[0] = v[4 * i];
-            o[Ns] = v[4 * i + 1];
-            o[2 * Ns] = v[4 * i + 2];
-            o[3 * Ns] = v[4 * i + 3];
-        }
-        __syncthreads();
-    }
+    if (log2N & 1)
+        log2Ns = fft_pass<2>(buf, log2N, log2Ns, twiddle);
+    if ((log2N - log2Ns) & 2)
+        log2Ns = fft_pass<4>(buf, log2N, log2Ns, twiddle);
+    while (log2Ns < log2N)
+        log2Ns = fft_pass<16>(buf, log2N, log2Ns, twiddle);
 
-    // Rows [0, nb) out; N is even, so pairs of samples stay within the block's rows.
+    // Rows [0, nb) out, pairs of samples as one 16-byte store where dst allows (N is
+    // even: a pair never straddles a row or a pad).
     const int total = nb << log2N;
     float2* dst = out + (step0 << log2N);
     if ((reinterpret_cast<unsigned long long>(dst) & 15) == 0) {
         float4* d4 = reinterpret_cast<float4*>(dst);
-        for (int e = tid; e < total / 2; e += fused_threads)
-            d4[e] = storage[e];
+        for (int e = tid; e < total / 2; e += fused_threads) {
+            const float2 lo = buf[fused_pad(2 * e)], hi = buf[fused_pad(2 * e + 1)];
+            d4[e] = make_float4(lo.x, lo.y, hi.x, hi.y);
+        }
     } else {
         for (int e = tid; e < total; e += fused_threads)
-            dst[e] = buf[e];
+            dst[e] = buf[fused_pad(e)];
     }
 }
 
