@@ -51,9 +51,11 @@ cufftComplex* as_cufft(complex* p) { return reinterpret_cast<cufftComplex*>(p); 
 
 bool pfb_fused_rule(int N, int R, int T)
 {
-    // Measured on an H100 (docs/kernels.md): the fused kernel wins at R = N up to
-    // 1024 channels and 16 taps per branch; elsewhere the two passes.
-    return pfb_fused_supported(N) && R == N && N <= 1024 && T <= 16;
+    // Measured on an H100 (docs/kernels.md): at R = N the fused kernel wins at every
+    // tap count up to 1024 channels (its 4-step window), and at 4096 channels only up
+    // to 4 taps per branch (one step per work item: T loads per output); at R < N
+    // (oversampling) the two passes win.
+    return pfb_fused_supported(N) && R == N && (N <= 1024 || T <= 4);
 }
 
 pfb_tuning& default_pfb_tuning()
@@ -263,10 +265,12 @@ void polyphase_bank<In>::filter_fft(const In* d_in,
         throw std::logic_error("polyphase_bank::filter_fft: grid too large");
     auto* kernel = d_rate == d_n ? pfb_kernels::fir_fft<device_t<In>, true>
                                  : pfb_kernels::fir_fft<device_t<In>, false>;
-    // Per launch: the opt-in is per device, and costs about a microsecond.
-    GPUFILTER_CHECK(cudaFuncSetAttribute(kernel,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         pfb_kernels::fused_smem_bytes));
+    // Past the default 48 KB (a larger fused_elems) a launch opts in, per launch: the
+    // setting is per device, and costs about a microsecond.
+    if (pfb_kernels::fused_smem_bytes > 48 * 1024)
+        GPUFILTER_CHECK(cudaFuncSetAttribute(kernel,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             pfb_kernels::fused_smem_bytes));
     kernel<<<static_cast<unsigned>(blocks),
              pfb_kernels::fused_threads,
              pfb_kernels::fused_smem_bytes,

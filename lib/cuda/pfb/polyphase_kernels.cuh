@@ -174,15 +174,17 @@ __global__ void __launch_bounds__(threads) fir(source<S> src,
 
 // The fused kernel's shape: a block holds fused_elems complex samples in shared
 // memory, fused_elems / N whole rows (steps), and each thread moves
-// fused_elems / fused_threads of them per FFT pass through registers.
-constexpr int fused_threads = 512;
-constexpr int fused_elems = 8192;
+// fused_elems / fused_threads of them per FFT pass through registers. Measured on an
+// H100 at 1024 x 8: 256 threads / 4096 samples with at most 64 registers (4 blocks
+// per SM) 103 GS/s; 512 / 8192 at 64 registers 84, at 128 registers 85.
+constexpr int fused_threads = 256;
+constexpr int fused_elems = 4096;
 constexpr int fused_per_thread = fused_elems / fused_threads;
 static_assert(fused_per_thread == 16, "the FFT passes below hold 16 values a thread");
 //! Shared-memory index of sample i of the block's rows: one pad sample every 16, so
 //! that the FFT passes' strided stores (stride 4 or 16 samples) spread over the banks.
 __host__ __device__ constexpr int fused_pad(int i) { return i + (i >> 4); }
-//! Above the default 48 KB: the launch opts in.
+//! 34 KB at 4096 samples (polyphase_bank opts in where a larger block passes 48 KB).
 constexpr int fused_smem_bytes = fused_pad(fused_elems) * 8;
 
 __device__ __forceinline__ float2 cmul(float2 a, float2 b)
@@ -427,15 +429,17 @@ fft_pass(float2* buf, int log2N, int log2Ns, const float2* __restrict__ twiddle)
  *    (step, column), T loads of each. Inputs and taps come through the caches (a
  *    block's neighbours read the same rows).
  * 2. In-place Stockham autosort FFT of every row (Govindaraju et al. 2008): a radix-2
- *    pass first when log2 N is odd, then radix-4 passes; pass with stride Ns reads
+ *    pass when log2 N is odd, a radix-4 pass when the rest is not a multiple of 4,
+ *    then radix-16 passes (fft_pass); pass with stride Ns reads
  *    x[j + r*N/R'], multiplies by exp(+2 pi i r (j mod Ns) / (R' Ns)) (twiddle[m] =
  *    exp(+2 pi i m / N), computed in double), does the radix-R' DFT with exp(+j) and
  *    writes x[(j - j mod Ns)*R' + j mod Ns + r*Ns]. Each thread loads its 16 values,
  *    the block syncs, each thread stores them: out of place through registers.
+ *    Shared memory holds sample i at fused_pad(i).
  * 3. The valid rows go out, coalesced: out[(step0 + t)*N + c].
  */
 template <class S, bool one_row_per_step>
-__global__ void __launch_bounds__(fused_threads)
+__global__ void __launch_bounds__(fused_threads, 4)
     fir_fft(source<S> src,
             int N,
             int log2N,
