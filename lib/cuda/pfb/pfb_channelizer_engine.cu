@@ -73,7 +73,10 @@ pfb_channelizer_engine<In>::pfb_channelizer_engine(unsigned numchans,
                                                    const std::vector<int>& channel_map)
     : d_layout(layout),
       d_map(checked_map(numchans, layout, channel_map)),
-      d_bank(numchans, taps, rate_ratio_for(numchans, oversample_rate))
+      d_bank(numchans,
+             taps,
+             rate_ratio_for(numchans, oversample_rate),
+             default_pfb_tuning().path)
 {
     d_ports.in_item_bytes = { sizeof(In) };
     if (layout == pfb_layout::vector) {
@@ -154,16 +157,27 @@ std::size_t pfb_channelizer_engine<In>::process(const void* const* in,
     const bool streams = d_layout == pfb_layout::streams;
     if (streams && nsteps)
         upload_ports(out, s);
+    if (!streams && d_bank.fused()) {
+        // One kernel over the whole call, straight into the vector port.
+        d_bank.filter_fft(d_in, n, 0, nsteps, static_cast<complex*>(out[0]), s);
+        d_bank.advance(d_in, n, s);
+        return nsteps;
+    }
     for (std::size_t first = 0; first < nsteps; first += d_bank.steps_per_chunk()) {
         const std::size_t count = std::min(d_bank.steps_per_chunk(), nsteps - first);
-        d_bank.filter_chunk(d_in, n, first, count, s);
+        if (d_bank.fused()) {
+            d_bank.filter_fft(d_in, n, first, count, d_bank.rows(), s);
+        } else {
+            d_bank.filter_chunk(d_in, n, first, count, s);
+        }
         if (!streams) {
             // The vector port's items are the FFT's output rows: transform into place.
             complex* dst = static_cast<complex*>(out[0]) + first * N;
             d_bank.inverse_fft(d_bank.rows(), dst, count, s);
             continue;
         }
-        d_bank.inverse_fft(d_bank.rows(), d_bank.rows(), count, s);
+        if (!d_bank.fused())
+            d_bank.inverse_fft(d_bank.rows(), d_bank.rows(), count, s);
         using pfb_kernels::transpose_tile;
         const int nports = static_cast<int>(d_map.size());
         const dim3 grid(blocks_for(static_cast<long long>(count), transpose_tile),

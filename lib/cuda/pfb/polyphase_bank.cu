@@ -2,6 +2,7 @@
 #include "polyphase_bank.h"
 #include "polyphase_kernels.cuh"
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -48,10 +49,26 @@ cufftComplex* as_cufft(complex* p) { return reinterpret_cast<cufftComplex*>(p); 
 
 } // namespace
 
+bool pfb_fused_rule(int N, int R, int T)
+{
+    // Measured on an H100 (docs/kernels.md): at R = N the fused kernel wins at every
+    // tap count up to 1024 channels (its 4-step window), and at 4096 channels only up
+    // to 4 taps per branch (one step per work item: T loads per output); at R < N
+    // (oversampling) the two passes win.
+    return pfb_fused_supported(N) && R == N && (N <= 1024 || T <= 4);
+}
+
+pfb_tuning& default_pfb_tuning()
+{
+    static pfb_tuning defaults;
+    return defaults;
+}
+
 template <class In>
 polyphase_bank<In>::polyphase_bank(unsigned numchans,
                                    const std::vector<float>& taps,
-                                   int rate_ratio)
+                                   int rate_ratio,
+                                   pfb_path path)
     : d_n(static_cast<int>(numchans)), d_rate(rate_ratio)
 {
     if (numchans == 0 || numchans > max_channels)
@@ -74,6 +91,23 @@ polyphase_bank<In>::polyphase_bank(unsigned numchans,
     d_steps_per_chunk = chunk;
     d_rows = device_buffer<complex>(chunk * d_n);
     make_plans();
+
+    d_path = path;
+    if (path != pfb_path::two_pass && pfb_fused_supported(d_n)) {
+        while ((1 << d_log2n) < d_n)
+            ++d_log2n;
+        std::vector<complex> tw(d_n);
+        for (int m = 0; m < d_n; ++m) {
+            const double angle = 2.0 * M_PI * m / d_n;
+            tw[m] = complex(static_cast<float>(std::cos(angle)),
+                            static_cast<float>(std::sin(angle)));
+        }
+        d_twiddle = device_buffer<complex>(d_n);
+        GPUFILTER_CHECK(cudaMemcpy(d_twiddle.get(),
+                                   tw.data(),
+                                   tw.size() * sizeof(complex),
+                                   cudaMemcpyHostToDevice));
+    }
 
     stream s;
     set_taps(taps, s); // zero history of the right length
@@ -154,6 +188,9 @@ void polyphase_bank<In>::set_taps(const std::vector<float>& taps, cudaStream_t s
     d_history_len = new_len;
     d_taps_per_filter = static_cast<int>(T);
     d_taps = taps;
+    d_fused = pfb_fused_supported(d_n) &&
+              (d_path == pfb_path::fused ||
+               (d_path == pfb_path::automatic && pfb_fused_rule(d_n, d_rate, d_taps_per_filter)));
 }
 
 template <class In>
@@ -189,6 +226,70 @@ void polyphase_bank<In>::reset(cudaStream_t stream)
 }
 
 template <class In>
+void polyphase_bank<In>::origin(std::size_t first, long long& v_first, int& base) const
+{
+    const long long N = d_n;
+    const long long R = d_rate;
+    // Step `first` of this call ends at v = H + phase + first*R of [history | input];
+    // it is step d_steps + first of the stream, which ends at sample
+    // (d_steps + first + 1)*R - 1: base makes v + base that sample modulo N.
+    v_first = static_cast<long long>(d_history_len + d_phase) +
+              static_cast<long long>(first) * R;
+    const long long step_mod = static_cast<long long>((d_steps + first) % d_n);
+    long long b = ((step_mod + 1) * R - 1 - v_first) % N;
+    if (b < 0)
+        b += N;
+    base = static_cast<int>(b);
+}
+
+template <class In>
+void polyphase_bank<In>::filter_fft(const In* d_in,
+                                    std::size_t n,
+                                    std::size_t first,
+                                    std::size_t count,
+                                    complex* dst,
+                                    cudaStream_t stream)
+{
+    if (count == 0)
+        return;
+    if (!d_fused)
+        throw std::logic_error("polyphase_bank::filter_fft: not on the fused path");
+    if (first + count > output_count(n))
+        throw std::logic_error("polyphase_bank::filter_fft: steps out of range");
+    long long v_first = 0;
+    int base = 0;
+    origin(first, v_first, base);
+    const long long rows = pfb_kernels::fused_elems / d_n;
+    const long long blocks = (static_cast<long long>(count) + rows - 1) / rows;
+    if (blocks > 0x7fffffffLL)
+        throw std::logic_error("polyphase_bank::filter_fft: grid too large");
+    auto* kernel = d_rate == d_n ? pfb_kernels::fir_fft<device_t<In>, true>
+                                 : pfb_kernels::fir_fft<device_t<In>, false>;
+    // Past the default 48 KB (a larger fused_elems) a launch opts in, per launch: the
+    // setting is per device, and costs about a microsecond.
+    if (pfb_kernels::fused_smem_bytes > 48 * 1024)
+        GPUFILTER_CHECK(cudaFuncSetAttribute(kernel,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             pfb_kernels::fused_smem_bytes));
+    kernel<<<static_cast<unsigned>(blocks),
+             pfb_kernels::fused_threads,
+             pfb_kernels::fused_smem_bytes,
+             stream>>>(
+        view<In>(d_history[d_current].get(), d_history_len, d_in, n),
+        d_n,
+        d_log2n,
+        d_rate,
+        d_taps_per_filter,
+        d_branch.get(),
+        reinterpret_cast<const float2*>(d_twiddle.get()),
+        v_first,
+        base,
+        static_cast<long long>(count),
+        reinterpret_cast<float2*>(dst));
+    GPUFILTER_CHECK_LAUNCH();
+}
+
+template <class In>
 void polyphase_bank<In>::filter_chunk(const In* d_in,
                                       std::size_t n,
                                       std::size_t first,
@@ -200,16 +301,9 @@ void polyphase_bank<In>::filter_chunk(const In* d_in,
     if (count > d_steps_per_chunk || first + count > output_count(n))
         throw std::logic_error("polyphase_bank::filter_chunk: steps out of range");
     const long long N = d_n;
-    const long long R = d_rate;
-    // Step `first` of this call ends at v = H + phase + first*R of [history | input];
-    // it is step d_steps + first of the stream, which ends at sample
-    // (d_steps + first + 1)*R - 1: base makes v + base that sample modulo N.
-    const long long v_first = static_cast<long long>(d_history_len + d_phase) +
-                              static_cast<long long>(first) * R;
-    const long long step_mod = static_cast<long long>((d_steps + first) % d_n);
-    long long base = ((step_mod + 1) * R - 1 - v_first) % N;
-    if (base < 0)
-        base += N;
+    long long v_first = 0;
+    int base = 0;
+    origin(first, v_first, base);
 
     const int F = pfb_shape::tile_columns(d_n);
     const dim3 block(F, pfb_shape::block_rows(d_n));

@@ -8,6 +8,7 @@
 
 #include "../common/resources.h"
 #include "../common/sample_types.h"
+#include "pfb_tuning.h"
 #include <cuda_runtime.h>
 #include <cstddef>
 #include <cstdint>
@@ -42,15 +43,20 @@ namespace cuda {
  *
  * process order for an engine: for each chunk of at most steps_per_chunk() steps of
  * the call, filter_chunk(), then inverse_fft() and the engine's output stage on
- * rows(); after the last chunk, advance().
+ * rows(); after the last chunk, advance(). Where fused() holds, filter_fft() does
+ * filter_chunk() and inverse_fft() in one kernel, for any number of steps.
  */
 template <class In>
 class polyphase_bank
 {
 public:
     //! Touches the GPU (current device). Throws std::invalid_argument for numchans 0
-    //! or > max_channels, empty taps, rate_ratio outside [1, numchans].
-    polyphase_bank(unsigned numchans, const std::vector<float>& taps, int rate_ratio);
+    //! or > max_channels, empty taps, rate_ratio outside [1, numchans]. `path` picks
+    //! whether fused() holds (pfb_tuning.h).
+    polyphase_bank(unsigned numchans,
+                   const std::vector<float>& taps,
+                   int rate_ratio,
+                   pfb_path path = pfb_path::two_pass);
 
     static constexpr unsigned max_channels = 1u << 16;
 
@@ -85,6 +91,19 @@ public:
     //! The unscaled inverse N-point FFT of `count` rows of src into dst (may be src).
     void
     inverse_fft(const complex* src, complex* dst, std::size_t count, cudaStream_t stream);
+    //! Where fused(): the inverse FFT of the rows of steps [first, first + count) of
+    //! this call into dst (count rows of N, channel order), in one kernel; any count
+    //! with first + count <= output_count(n).
+    void filter_fft(const In* d_in,
+                    std::size_t n,
+                    std::size_t first,
+                    std::size_t count,
+                    complex* dst,
+                    cudaStream_t stream);
+    //! Whether filter_fft() is the path: the path asked for where the fused kernel
+    //! applies (pfb_fused_supported(numchans)), and with pfb_path::automatic the rule
+    //! pfb_fused_rule(N, R, T), decided again when set_taps() changes T.
+    bool fused() const { return d_fused; }
     //! After a call's chunks are queued: keeps the history for the next call, moves
     //! the phase and the step count on.
     void advance(const In* d_in, std::size_t n, cudaStream_t stream);
@@ -99,6 +118,9 @@ public:
 
 private:
     void make_plans();
+    //! Launch origin of step `first` of this call: v_first in [history | input], and
+    //! base so that v + base is the stream's sample index modulo N.
+    void origin(std::size_t first, long long& v_first, int& base) const;
 
     int d_n;
     int d_rate;
@@ -116,6 +138,11 @@ private:
     device_buffer<complex> d_rows;  // d_steps_per_chunk * N
     std::vector<fft_plan> d_plans;  // d_plans[m]: batch 2^m; empty when N == 1
     device_buffer<char> d_fft_work; // shared by all plans
+
+    pfb_path d_path = pfb_path::two_pass;
+    bool d_fused = false;
+    int d_log2n = 0;
+    device_buffer<complex> d_twiddle; // fused: exp(+2 pi i m / N), m < N
 };
 
 } // namespace cuda

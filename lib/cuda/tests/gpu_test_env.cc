@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "common/device.h"
 #include "fir/fir_tuning.h"
+#include "pfb/pfb_tuning.h"
 #include "gpu_test_env.h"
 #include <cstdlib>
+#include <string>
 
 namespace gr {
 namespace gpufilter {
@@ -17,6 +19,17 @@ namespace {
 const bool kernel_forced = [] {
     if (const char* v = std::getenv("GPUFILTER_FIR_KERNEL"))
         cuda::default_fir_tuning().kernel = cuda::parse_fir_kernel(v);
+    return true;
+}();
+// GPUFILTER_PFB_PATH=two_pass|fused forces the polyphase filterbank's path likewise.
+const bool pfb_path_forced = [] {
+    if (const char* v = std::getenv("GPUFILTER_PFB_PATH")) {
+        const std::string p = v;
+        if (p == "two_pass")
+            cuda::default_pfb_tuning().path = cuda::pfb_path::two_pass;
+        else if (p == "fused")
+            cuda::default_pfb_tuning().path = cuda::pfb_path::fused;
+    }
     return true;
 }();
 } // namespace

@@ -3,6 +3,7 @@
 // stream_to_streams(N) -> pfb_channelizer_ccf(N, taps, oversample_rate).
 
 #include "pfb/pfb_channelizer_engine.h"
+#include "pfb/pfb_tuning.h"
 #include "pfb_test_support.h"
 #include <gtest/gtest.h>
 #include <numeric>
@@ -128,6 +129,53 @@ TEST_F(pfb_channelizer_test, vector_layout_large_channel_counts)
         const auto got = vectors_to_channels(y[0], c.N);
         ASSERT_EQ(got[0].size(), want[0].size()) << describe(c);
         EXPECT_LE(relative_error(got, want), tolerance(c.N)) << describe(c);
+    }
+}
+
+// Each path forced (pfb_tuning.h), both layouts, against the reference: the fused
+// kernel (power-of-two N up to 4096: radix-2 and radix-4 passes, the 4-step window
+// at R = N up to N = 1024, the per-step loop otherwise) and the two-pass path.
+TEST_F(pfb_channelizer_test, fused_and_two_pass_paths_match_reference)
+{
+    struct restore {
+        cuda::pfb_tuning saved = cuda::default_pfb_tuning();
+        ~restore() { cuda::default_pfb_tuning() = saved; }
+    } restore_tuning;
+    for (const chan_case c : std::vector<chan_case>{ { 2, 1, 5 },
+                                                     { 4, 2, 4 * 3 },
+                                                     { 8, 1, 8 * 4 - 3 },
+                                                     { 8, 8.0f / 3, 8 * 5 },
+                                                     { 32, 1, 32 * 8 },
+                                                     { 64, 4, 64 * 2 + 1 },
+                                                     { 128, 1, 128 * 16 },
+                                                     { 512, 2, 512 * 8 },
+                                                     { 1024, 1, 1024 * 8 },
+                                                     { 2048, 1, 2048 * 3 },
+                                                     { 2048, 2048.0f / 1536, 2048 * 2 },
+                                                     { 4096, 1, 4096 * 8 },
+                                                     { 4096, 2, 4096 * 2 - 7 } }) {
+        const auto taps = random_taps(c.ntaps, rng);
+        const int R = gr_rate_ratio(c.N, c.os);
+        const std::size_t steps = c.N >= 2048 ? 21 : 4096 / c.N + 37;
+        const auto x = random_samples<complex>(steps * R + R / 3 + 1, rng);
+        const auto want = reference_channelizer(widen_all(x), c.N, c.os, taps);
+        for (const auto path : { cuda::pfb_path::two_pass, cuda::pfb_path::fused }) {
+            cuda::default_pfb_tuning().path = path;
+            for (const auto layout : { pfb_layout::vector, pfb_layout::streams }) {
+                pfb_channelizer_engine<complex> e(c.N, taps, c.os, layout);
+                const auto y = run_processor(e, x, { 3 * c.N + 1, c.N / 2 + 1, x.size() });
+                const auto got =
+                    layout == pfb_layout::vector ? vectors_to_channels(y[0], c.N) : y;
+                const std::string what = describe(c) +
+                                         (path == cuda::pfb_path::fused ? " fused"
+                                                                         : " two_pass") +
+                                         (layout == pfb_layout::vector ? " vector"
+                                                                       : " streams");
+                ASSERT_EQ(got.size(), c.N) << what;
+                ASSERT_EQ(got[0].size(), want[0].size()) << what;
+                EXPECT_LE(relative_error(got, want), tolerance(c.N)) << what;
+            }
+        }
     }
 }
 
