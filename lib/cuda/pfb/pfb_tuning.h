@@ -11,8 +11,9 @@ namespace gpufilter {
 namespace cuda {
 
 //! automatic: the fused kernel where the measured rule (pfb_fused_rule) picks it,
-//! else two passes. two_pass: branch FIR kernel, then batched cuFFT. fused: the one-kernel
-//! FIR + in-block FFT wherever it applies (elsewhere two passes, as automatic).
+//! else two passes. two_pass: branch FIR kernel, then batched cuFFT. fused: the
+//! one-kernel FIR + in-block FFT wherever it applies (elsewhere two passes, as
+//! automatic).
 enum class pfb_path { automatic, two_pass, fused };
 
 struct pfb_tuning {

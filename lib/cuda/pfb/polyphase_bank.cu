@@ -188,9 +188,10 @@ void polyphase_bank<In>::set_taps(const std::vector<float>& taps, cudaStream_t s
     d_history_len = new_len;
     d_taps_per_filter = static_cast<int>(T);
     d_taps = taps;
-    d_fused = pfb_fused_supported(d_n) &&
-              (d_path == pfb_path::fused ||
-               (d_path == pfb_path::automatic && pfb_fused_rule(d_n, d_rate, d_taps_per_filter)));
+    d_fused =
+        pfb_fused_supported(d_n) &&
+        (d_path == pfb_path::fused || (d_path == pfb_path::automatic &&
+                                       pfb_fused_rule(d_n, d_rate, d_taps_per_filter)));
 }
 
 template <class In>
@@ -274,18 +275,17 @@ void polyphase_bank<In>::filter_fft(const In* d_in,
     kernel<<<static_cast<unsigned>(blocks),
              pfb_kernels::fused_threads,
              pfb_kernels::fused_smem_bytes,
-             stream>>>(
-        view<In>(d_history[d_current].get(), d_history_len, d_in, n),
-        d_n,
-        d_log2n,
-        d_rate,
-        d_taps_per_filter,
-        d_branch.get(),
-        reinterpret_cast<const float2*>(d_twiddle.get()),
-        v_first,
-        base,
-        static_cast<long long>(count),
-        reinterpret_cast<float2*>(dst));
+             stream>>>(view<In>(d_history[d_current].get(), d_history_len, d_in, n),
+                       d_n,
+                       d_log2n,
+                       d_rate,
+                       d_taps_per_filter,
+                       d_branch.get(),
+                       reinterpret_cast<const float2*>(d_twiddle.get()),
+                       v_first,
+                       base,
+                       static_cast<long long>(count),
+                       reinterpret_cast<float2*>(dst));
     GPUFILTER_CHECK_LAUNCH();
 }
 

@@ -262,8 +262,8 @@ __device__ __forceinline__ void fused_fir(const L& x,
                                        : make_float2(0.0f, 0.0f);
 #pragma unroll
                 for (int kk = 0; kk < C; ++kk)
-                    hs[kk] = kk < kc ? __ldg(h + static_cast<long long>(k0 + kk) * N)
-                                     : 0.0f;
+                    hs[kk] =
+                        kk < kc ? __ldg(h + static_cast<long long>(k0 + kk) * N) : 0.0f;
 #pragma unroll
                 for (int kk = 0; kk < C; ++kk) {
                     caxpy(a0, hs[kk], xs[kk + 3]);
@@ -345,8 +345,8 @@ __device__ __forceinline__ void idft(float2* x)
 #pragma unroll
             for (int m1 = 1; m1 < 4; ++m1)
                 if (q)
-                    x[4 * m1 + q] = cmul(x[4 * m1 + q],
-                                         make_float2(wc[q * m1], ws[q * m1]));
+                    x[4 * m1 + q] =
+                        cmul(x[4 * m1 + q], make_float2(wc[q * m1], ws[q * m1]));
         }
         float2 y[16];
 #pragma unroll
@@ -467,7 +467,15 @@ __global__ void __launch_bounds__(fused_threads, 4)
         (((u_first + static_cast<long long>(rows - 1) * R) >> log2N) + 1) * N - base;
     if (v_lo >= src.history_len && v_hi <= src.history_len + src.input_len)
         fused_fir<one_row_per_step>(direct_source<S>{ src.input, src.history_len },
-                                    buf, N, log2N, R, T, branch_taps, base, u_first, rows);
+                                    buf,
+                                    N,
+                                    log2N,
+                                    R,
+                                    T,
+                                    branch_taps,
+                                    base,
+                                    u_first,
+                                    rows);
     else
         fused_fir<one_row_per_step>(
             src, buf, N, log2N, R, T, branch_taps, base, u_first, rows);

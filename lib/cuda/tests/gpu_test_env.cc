@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "common/device.h"
 #include "fir/fir_tuning.h"
-#include "pfb/pfb_tuning.h"
 #include "gpu_test_env.h"
+#include "pfb/pfb_tuning.h"
 #include <cstdlib>
 #include <string>
 

@@ -163,14 +163,14 @@ TEST_F(pfb_channelizer_test, fused_and_two_pass_paths_match_reference)
             cuda::default_pfb_tuning().path = path;
             for (const auto layout : { pfb_layout::vector, pfb_layout::streams }) {
                 pfb_channelizer_engine<complex> e(c.N, taps, c.os, layout);
-                const auto y = run_processor(e, x, { 3 * c.N + 1, c.N / 2 + 1, x.size() });
+                const auto y =
+                    run_processor(e, x, { 3 * c.N + 1, c.N / 2 + 1, x.size() });
                 const auto got =
                     layout == pfb_layout::vector ? vectors_to_channels(y[0], c.N) : y;
-                const std::string what = describe(c) +
-                                         (path == cuda::pfb_path::fused ? " fused"
-                                                                         : " two_pass") +
-                                         (layout == pfb_layout::vector ? " vector"
-                                                                       : " streams");
+                const std::string what =
+                    describe(c) +
+                    (path == cuda::pfb_path::fused ? " fused" : " two_pass") +
+                    (layout == pfb_layout::vector ? " vector" : " streams");
                 ASSERT_EQ(got.size(), c.N) << what;
                 ASSERT_EQ(got[0].size(), want[0].size()) << what;
                 EXPECT_LE(relative_error(got, want), tolerance(c.N)) << what;
