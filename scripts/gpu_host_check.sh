@@ -211,7 +211,8 @@ if [[ $what == nlms ]]; then
     "$python" apps/gpufilter_aec 2>&1 | tee "$out/aec.log"
     [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
     "$python" apps/gpufilter_aec --ensemble 256 --signal white --taps 1024 \
-        --echo-ms 50 --seconds 4 --plot "$out/aec_ensemble.png" 2>&1 |
+        --echo-ms 50 --seconds 4 --csv "$out/aec_ensemble.csv" \
+        --plot "$out/aec_ensemble.png" 2>&1 |
         tee -a "$out/aec.log"
     [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 fi
