@@ -15,6 +15,9 @@ void bind_gpu_options(py::module& m);
 void bind_fir_filter(py::module& m);
 void bind_freq_xlating_fir_filter(py::module& m);
 void bind_hilbert_fc(py::module& m);
+void bind_pfb_channelizer_ccf(py::module& m);
+void bind_pfb_channelizer_vcf(py::module& m);
+void bind_pfb_decimator_ccf(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() returns NULL on newer Pythons; wrapped so the module init compiles.
@@ -40,5 +43,8 @@ PYBIND11_MODULE(gpufilter_python, m)
     bind_fir_filter(m);
     bind_freq_xlating_fir_filter(m);
     bind_hilbert_fc(m);
+    bind_pfb_channelizer_ccf(m);
+    bind_pfb_channelizer_vcf(m);
+    bind_pfb_decimator_ccf(m);
     // ) END BINDING_FUNCTION_CALLS
 }
