@@ -12,6 +12,7 @@ from grcc_support import HERE, grcc_test_case
 
 FLOWGRAPH = os.path.join(HERE, "qa_grc_flowgraph.grc")
 XLATING_FLOWGRAPH = os.path.join(HERE, "qa_grc_xlating_flowgraph.grc")
+PFB_FLOWGRAPH = os.path.join(HERE, "qa_grc_pfb_flowgraph.grc")
 XLATING_DRIVER = """
 import importlib.util, time
 spec = importlib.util.spec_from_file_location("fg", "{script}")
@@ -52,6 +53,20 @@ class qa_grc(grcc_test_case):
                              capture_output=True, text=True, timeout=120)
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
         self.assertIn("center_freq 2500.0", run.stdout, run.stdout + run.stderr)
+
+    def test_003_pfb_blocks_compile_and_run(self):
+        script, generated = self.compile(
+            PFB_FLOWGRAPH,
+            ["gpufilter.pfb_channelizer_ccf(4, taps, 2.0, (-1), 4096)",
+             "set_channel_map([2, 0])",
+             'gpufilter.pfb_channelizer_vcf(8, taps, 2.0, "complex", (-1)',
+             'gpufilter.pfb_channelizer_vcf(8, taps, 1.0, "uint8", (-1)',
+             "gpufilter.pfb_decimator_ccf(4, taps, 1, True, False, (-1), 4096)"])
+        self.assertIn("set_taps(self.taps)", generated)
+        run = subprocess.run([sys.executable, script], env=os.environ.copy(),
+                             capture_output=True, text=True, timeout=120)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+
 
 if __name__ == "__main__":
     gr_unittest.run(qa_grc)

@@ -98,7 +98,9 @@ class qa_grc_blocks(gr_unittest.TestCase):
                                         f"device option {value}")
                         self.assertEqual(label, device_label(value))
                 self.assertEqual(d["default"], str(gpufilter.device_auto))
-        self.assertEqual(seen, 3)   # fir_filter, freq_xlating_fir_filter, hilbert_fc
+        # fir_filter, freq_xlating_fir_filter, hilbert_fc, the pfb channelizers (2)
+        # and decimator
+        self.assertEqual(seen, 6)
 
     def test_004_every_option_makes_a_block(self):
         """For every drop-down option, GRC's rendered `make` runs and the block takes
