@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "pfb_backend.h"
 #include "cuda/common/sample_load.h"
 #include "cuda/pfb/pfb_stream.h"
+#include "pfb_backend.h"
 #include <gnuradio/expj.h>
 #include <gnuradio/filter/fft_filter.h>
 #include <gnuradio/math.h>
@@ -146,7 +146,8 @@ std::size_t cpu_pfb_channelizer<In>::process(const void* const* windows,
     // nfilts*T - 1 old wideband samples, one short of stream 0's oldest, which
     // gr-filter never reads (stream 0 is filtered from in[n], n >= 1).
     const std::size_t per_stream = nnew / d_nfilts;
-    split_streams(static_cast<const In*>(windows[0]), 1, d_nfilts, t + per_stream, d_streams);
+    split_streams(
+        static_cast<const In*>(windows[0]), 1, d_nfilts, t + per_stream, d_streams);
 
     const int toconsume = static_cast<int>(per_stream);
     int n = 1, i = -1, j = 0, oo = 0, last;
@@ -170,8 +171,10 @@ std::size_t cpu_pfb_channelizer<In>::process(const void* const* windows,
         n += (i + d_rate) >= nfilts;
         d_fft.execute();
         if (d_vector) {
-            std::copy(outbuf, outbuf + nfilts, static_cast<gr_complex*>(out[0]) +
-                                                   static_cast<std::size_t>(oo) * nfilts);
+            std::copy(outbuf,
+                      outbuf + nfilts,
+                      static_cast<gr_complex*>(out[0]) +
+                          static_cast<std::size_t>(oo) * nfilts);
         } else {
             for (std::size_t k = 0; k < d_map.size(); ++k)
                 static_cast<gr_complex*>(out[k])[oo] = outbuf[d_map[k]];
@@ -219,13 +222,15 @@ cpu_pfb_decimator::process(const void* const* windows, std::size_t nnew, void* c
     for (std::size_t i = 0; i < nout; i++) {
         if (d_use_fft_rotator) {
             for (unsigned j = 0; j < rate; j++)
-                d_fft.get_inbuf()[j] = d_fir_filters[j].filter(&d_streams[rate - 1 - j][i]);
+                d_fft.get_inbuf()[j] =
+                    d_fir_filters[j].filter(&d_streams[rate - 1 - j][i]);
             d_fft.execute();
             y[i] = d_fft.get_outbuf()[d_channel];
         } else {
             y[i] = 0;
             for (int j = rate - 1; j >= 0; j--)
-                y[i] += d_fir_filters[j].filter(&d_streams[rate - 1 - j][i]) * d_rotator[j];
+                y[i] +=
+                    d_fir_filters[j].filter(&d_streams[rate - 1 - j][i]) * d_rotator[j];
         }
     }
     return nout;
@@ -241,14 +246,16 @@ block_core::backends pfb_channelizer_backend<In>::make(unsigned numchans,
                                                        const std::vector<int>& map)
 {
     const int rate = checked_rate_ratio(numchans, oversample_rate);
-    return { [=](int device, std::size_t max_chunk) {
-                return std::make_unique<cuda::pfb_channelizer_stream<In>>(
-                    device, numchans, taps, oversample_rate, vector_layout, map, max_chunk);
-            },
-             [=] {
-                 return std::make_unique<cpu_pfb_channelizer<In>>(
-                     numchans, taps, rate, vector_layout, map);
-             } };
+    return {
+        [=](int device, std::size_t max_chunk) {
+            return std::make_unique<cuda::pfb_channelizer_stream<In>>(
+                device, numchans, taps, oversample_rate, vector_layout, map, max_chunk);
+        },
+        [=] {
+            return std::make_unique<cpu_pfb_channelizer<In>>(
+                numchans, taps, rate, vector_layout, map);
+        }
+    };
 }
 
 template <class In>
@@ -279,7 +286,12 @@ block_core::backends pfb_decimator_backend::make(unsigned decim,
 {
     return { [=](int device, std::size_t max_chunk) {
                 return std::make_unique<cuda::pfb_decimator_stream<gr_complex>>(
-                    device, decim, taps, channel, use_fft_rotator, use_fft_filters,
+                    device,
+                    decim,
+                    taps,
+                    channel,
+                    use_fft_rotator,
+                    use_fft_filters,
                     max_chunk);
             },
              [=] {

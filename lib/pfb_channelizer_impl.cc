@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "pfb_channelizer_impl.h"
 #include "cuda/common/sample_types.h"
 #include "parameter_checks.h"
+#include "pfb_channelizer_impl.h"
 #include <gnuradio/io_signature.h>
 #include <stdexcept>
 
@@ -74,17 +74,20 @@ pfb_channelizer_ccf_impl::pfb_channelizer_ccf_impl(unsigned numchans,
                                                    float oversample_rate,
                                                    int device,
                                                    int batch_size)
-    : gr::sync_decimator("gpu_pfb_channelizer_ccf",
-                         gr::io_signature::make(1, 1, sizeof(gr_complex)),
-                         gr::io_signature::make(
-                             1, static_cast<int>(checked_numchans(numchans)), sizeof(gr_complex)),
-                         rate_of(numchans, oversample_rate)),
-      gpu_block<pfb_channelizer_ccf>(
-          device,
-          { 1, rate_of(numchans, oversample_rate) },
-          checked_batch_size(batch_size),
-          backend::make(
-              numchans, checked_taps(taps), oversample_rate, false, identity_map(numchans))),
+    : gr::sync_decimator(
+          "gpu_pfb_channelizer_ccf",
+          gr::io_signature::make(1, 1, sizeof(gr_complex)),
+          gr::io_signature::make(
+              1, static_cast<int>(checked_numchans(numchans)), sizeof(gr_complex)),
+          rate_of(numchans, oversample_rate)),
+      gpu_block<pfb_channelizer_ccf>(device,
+                                     { 1, rate_of(numchans, oversample_rate) },
+                                     checked_batch_size(batch_size),
+                                     backend::make(numchans,
+                                                   checked_taps(taps),
+                                                   oversample_rate,
+                                                   false,
+                                                   identity_map(numchans))),
       d_numchans(numchans),
       d_taps(taps),
       d_map(identity_map(numchans))
@@ -158,8 +161,9 @@ int pfb_channelizer_ccf_impl::work(int noutput_items,
         d_core.history_changed();
         return 0; // the history requirement changed: let the scheduler re-window
     }
-    return d_core.process(
-        input_items, static_cast<std::size_t>(noutput_items) * decimation(), output_items);
+    return d_core.process(input_items,
+                          static_cast<std::size_t>(noutput_items) * decimation(),
+                          output_items);
 }
 
 // ---- vector layout ----
@@ -195,11 +199,11 @@ pfb_channelizer_vcf_impl<In>::pfb_channelizer_vcf_impl(unsigned numchans,
                                                        const std::string& input_format,
                                                        int device,
                                                        int batch_size)
-    : gr::sync_decimator("gpu_pfb_channelizer_vcf",
-                         gr::io_signature::make(1, 1, sizeof(In)),
-                         gr::io_signature::make(
-                             1, 1, checked_numchans(numchans) * sizeof(gr_complex)),
-                         rate_of(numchans, oversample_rate)),
+    : gr::sync_decimator(
+          "gpu_pfb_channelizer_vcf",
+          gr::io_signature::make(1, 1, sizeof(In)),
+          gr::io_signature::make(1, 1, checked_numchans(numchans) * sizeof(gr_complex)),
+          rate_of(numchans, oversample_rate)),
       gpu_block<pfb_channelizer_vcf>(
           device,
           { 1, rate_of(numchans, oversample_rate) },

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "pfb_decimator_impl.h"
 #include "parameter_checks.h"
+#include "pfb_decimator_impl.h"
 #include <gnuradio/io_signature.h>
 #include <stdexcept>
 #include <string>
@@ -20,9 +20,9 @@ unsigned checked_decim(unsigned decim)
 unsigned checked_channel(unsigned channel, unsigned decim)
 {
     if (channel >= decim)
-        throw std::invalid_argument("channel: must be in [0, decim = " +
-                                    std::to_string(decim) + "), got " +
-                                    std::to_string(channel));
+        throw std::invalid_argument(
+            "channel: must be in [0, decim = " + std::to_string(decim) + "), got " +
+            std::to_string(channel));
     return channel;
 }
 
@@ -51,15 +51,14 @@ pfb_decimator_ccf_impl::pfb_decimator_ccf_impl(unsigned decim,
                          gr::io_signature::make(1, 1, sizeof(gr_complex)),
                          gr::io_signature::make(1, 1, sizeof(gr_complex)),
                          checked_decim(decim)),
-      gpu_block<pfb_decimator_ccf>(
-          device,
-          { 1, decim },
-          checked_batch_size(batch_size),
-          backend::make(decim,
-                        checked_taps(taps),
-                        checked_channel(channel, decim),
-                        use_fft_rotator,
-                        use_fft_filters)),
+      gpu_block<pfb_decimator_ccf>(device,
+                                   { 1, decim },
+                                   checked_batch_size(batch_size),
+                                   backend::make(decim,
+                                                 checked_taps(taps),
+                                                 checked_channel(channel, decim),
+                                                 use_fft_rotator,
+                                                 use_fft_filters)),
       d_decim(decim),
       d_taps(taps),
       d_channel(channel)

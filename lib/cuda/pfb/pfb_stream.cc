@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "pfb_stream.h"
 #include "../common/cuda_check.h"
 #include "../common/resources.h"
 #include "pfb_channelizer_engine.h"
 #include "pfb_decimator_engine.h"
+#include "pfb_stream.h"
 #include <memory>
 
 namespace gr {

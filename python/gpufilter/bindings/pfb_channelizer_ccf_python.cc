@@ -5,7 +5,7 @@
 /* the header without a matching change here fails the build.                      */
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
-/* BINDTOOL_HEADER_FILE(pfb_channelizer_ccf.h)                                              */
+/* BINDTOOL_HEADER_FILE(pfb_channelizer_ccf.h) */
 /* BINDTOOL_HEADER_FILE_HASH(6d718c8a02c2000287bc962c16e93115) */
 /***********************************************************************************/
 
@@ -49,8 +49,11 @@ void bind_pfb_channelizer_ccf(py::module& m)
                          float oversample_rate,
                          int device,
                          int batch_size) {
-                 return pfb_channelizer_ccf::make(
-                     checked_numchans(numchans), taps, oversample_rate, device, batch_size);
+                 return pfb_channelizer_ccf::make(checked_numchans(numchans),
+                                                  taps,
+                                                  oversample_rate,
+                                                  device,
+                                                  batch_size);
              }),
              py::arg("numchans"),
              py::arg("taps"),

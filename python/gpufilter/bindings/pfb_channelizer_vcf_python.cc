@@ -5,7 +5,7 @@
 /* the header without a matching change here fails the build.                      */
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
-/* BINDTOOL_HEADER_FILE(pfb_channelizer_vcf.h)                                              */
+/* BINDTOOL_HEADER_FILE(pfb_channelizer_vcf.h) */
 /* BINDTOOL_HEADER_FILE_HASH(7b5bb9121321d8ad5dec9b37acc8c1ab) */
 /***********************************************************************************/
 

@@ -5,7 +5,7 @@
 /* the header without a matching change here fails the build.                      */
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
-/* BINDTOOL_HEADER_FILE(pfb_decimator_ccf.h)                                              */
+/* BINDTOOL_HEADER_FILE(pfb_decimator_ccf.h) */
 /* BINDTOOL_HEADER_FILE_HASH(2400eeaee3e888a061108655d01fc96b) */
 /***********************************************************************************/
 
@@ -72,11 +72,12 @@ void bind_pfb_decimator_ccf(py::module& m)
              py::arg("taps"),
              D(pfb_decimator_ccf, set_taps))
         .def("taps", &pfb_decimator_ccf::taps, D(pfb_decimator_ccf, taps))
-        .def("set_channel",
-             [](pfb_decimator_ccf& self, int channel) {
-                 self.set_channel(checked_unsigned("channel", channel));
-             },
-             py::arg("channel"),
-             D(pfb_decimator_ccf, set_channel))
+        .def(
+            "set_channel",
+            [](pfb_decimator_ccf& self, int channel) {
+                self.set_channel(checked_unsigned("channel", channel));
+            },
+            py::arg("channel"),
+            D(pfb_decimator_ccf, set_channel))
         .def("channel", &pfb_decimator_ccf::channel, D(pfb_decimator_ccf, channel));
 }
