@@ -28,9 +28,16 @@ gr_complex load(const In& x)
 }
 
 /*!
- * stream_to_streams(nfilts) of a window: streams[j][t] is wideband sample
+ * Zeros before each stream's first sample: gr-filter's fir_filter::filter() reads from
+ * its input pointer aligned down (up to volk's alignment before it, weighted by zero
+ * taps), which must be finite numbers, as they are in GNU Radio's buffers.
+ */
+constexpr std::size_t lead = 16;
+
+/*!
+ * stream_to_streams(nfilts) of a window: streams[j][lead + t] is wideband sample
  * t*nfilts + j - skip of the window (zero before the window). Every stream gets
- * `len` samples.
+ * `len` samples after its `lead` zeros.
  */
 template <class In>
 void split_streams(const In* window,
@@ -42,11 +49,11 @@ void split_streams(const In* window,
     streams.resize(nfilts);
     for (unsigned j = 0; j < nfilts; ++j) {
         auto& s = streams[j];
-        if (s.size() < len)
-            s.resize(len); // grows with the largest call only
+        if (s.size() < lead + len)
+            s.resize(lead + len); // grows with the largest call only; the lead stays 0
         for (std::size_t t = 0; t < len; ++t) {
             const long pos = static_cast<long>(t * nfilts + j) - skip;
-            s[t] = pos < 0 ? gr_complex(0) : load(window[pos]);
+            s[lead + t] = pos < 0 ? gr_complex(0) : load(window[pos]);
         }
     }
 }
@@ -158,13 +165,13 @@ std::size_t cpu_pfb_channelizer<In>::process(const void* const* windows,
         i = (i + d_rate) % nfilts;
         last = i;
         while (i >= 0) {
-            inbuf[d_idxlut[j]] = d_fir_filters[i].filter(&d_streams[j][n]);
+            inbuf[d_idxlut[j]] = d_fir_filters[i].filter(&d_streams[j][lead + n]);
             j++;
             i--;
         }
         i = nfilts - 1;
         while (i > last) {
-            inbuf[d_idxlut[j]] = d_fir_filters[i].filter(&d_streams[j][n - 1]);
+            inbuf[d_idxlut[j]] = d_fir_filters[i].filter(&d_streams[j][lead + n - 1]);
             j++;
             i--;
         }
@@ -223,14 +230,14 @@ cpu_pfb_decimator::process(const void* const* windows, std::size_t nnew, void* c
         if (d_use_fft_rotator) {
             for (unsigned j = 0; j < rate; j++)
                 d_fft.get_inbuf()[j] =
-                    d_fir_filters[j].filter(&d_streams[rate - 1 - j][i]);
+                    d_fir_filters[j].filter(&d_streams[rate - 1 - j][lead + i]);
             d_fft.execute();
             y[i] = d_fft.get_outbuf()[d_channel];
         } else {
             y[i] = 0;
             for (int j = rate - 1; j >= 0; j--)
-                y[i] +=
-                    d_fir_filters[j].filter(&d_streams[rate - 1 - j][i]) * d_rotator[j];
+                y[i] += d_fir_filters[j].filter(&d_streams[rate - 1 - j][lead + i]) *
+                        d_rotator[j];
         }
     }
     return nout;

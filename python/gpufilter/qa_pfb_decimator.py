@@ -134,6 +134,27 @@ class qa_pfb_decimator(gr_unittest.TestCase):
         self.assertEqual(ours.channel(), 4)
         self.assert_same(got, want, "set_channel")
 
+    def test_tags_move_to_offset_over_decim(self):
+        # gr-filter's pair delivers each tag decim times at offset/decim**2 (it scales
+        # by 1/decim twice); ours delivers it once, at offset/decim as GNU Radio places
+        # tags of any decimate-by-4 block (here gr-filter's fir_filter_ccf).
+        import pmt
+        x = random_complex(self.rng, 4000)
+        offsets = (0, 3, 4, 101, 3993)
+        tags = [gr.tag_utils.python_to_tag((off, pmt.intern("k"), pmt.from_long(off),
+                                            pmt.intern("src"))) for off in offsets]
+        tb = gr.top_block()
+        src = blocks.vector_source_c(x.tolist(), False, 1, tags)
+        ours = gpufilter.pfb_decimator_ccf(4, self.taps(17), 1, True, False)
+        ref = filter.fir_filter_ccf(4, [1.0])
+        got, want = blocks.vector_sink_c(), blocks.vector_sink_c()
+        tb.connect(src, ours, got)
+        tb.connect(src, ref, want)
+        tb.run()
+        self.assertEqual(sorted((t.offset, pmt.to_long(t.value)) for t in got.tags()),
+                         sorted((t.offset, pmt.to_long(t.value)) for t in want.tags()))
+        self.assertEqual(len(got.tags()), len(offsets))
+
     def test_bad_parameters_name_themselves(self):
         cases = [
             (ValueError, "decim", lambda: gpufilter.pfb_decimator_ccf(0, [1.0], 0)),
