@@ -13,6 +13,7 @@ from grcc_support import HERE, grcc_test_case
 FLOWGRAPH = os.path.join(HERE, "qa_grc_flowgraph.grc")
 XLATING_FLOWGRAPH = os.path.join(HERE, "qa_grc_xlating_flowgraph.grc")
 NLMS_FLOWGRAPH = os.path.join(HERE, "qa_grc_nlms_flowgraph.grc")
+PFB_FLOWGRAPH = os.path.join(HERE, "qa_grc_pfb_flowgraph.grc")
 XLATING_DRIVER = """
 import importlib.util, time
 spec = importlib.util.spec_from_file_location("fg", "{script}")
@@ -57,6 +58,20 @@ class qa_grc(grcc_test_case):
         script, generated = self.compile(
             NLMS_FLOWGRAPH, ["gpufilter.nlms_filter_ff(64, mu, 1, (1e-6), (-1), 4096)"])
         self.assertIn("set_mu(self.mu)", generated)  # the setter callback
+        run = subprocess.run([sys.executable, script], env=os.environ.copy(),
+                             capture_output=True, text=True, timeout=120)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+
+
+    def test_003_pfb_blocks_compile_and_run(self):
+        script, generated = self.compile(
+            PFB_FLOWGRAPH,
+            ["gpufilter.pfb_channelizer_ccf(4, taps, 2.0, (-1), 4096)",
+             "set_channel_map([2, 0])",
+             'gpufilter.pfb_channelizer_vcf(8, taps, 2.0, "complex", (-1)',
+             'gpufilter.pfb_channelizer_vcf(8, taps, 1.0, "uint8", (-1)',
+             "gpufilter.pfb_decimator_ccf(4, taps, 1, True, False, (-1), 4096)"])
+        self.assertIn("set_taps(self.taps)", generated)
         run = subprocess.run([sys.executable, script], env=os.environ.copy(),
                              capture_output=True, text=True, timeout=120)
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)

@@ -104,7 +104,7 @@ class qa_grc_blocks(gr_unittest.TestCase):
                                         f"device option {value}")
                         self.assertEqual(label, device_label(value))
                 self.assertEqual(d["default"], str(gpufilter.device_auto))
-        self.assertGreaterEqual(seen, 3)  # every GPU block: fir_filter, fft_filter, ...
+        self.assertGreaterEqual(seen, 8)  # every GPU block: fir, fft, xlating, hilbert, nlms, pfb x3
 
     def test_004_every_option_makes_a_block(self):
         """For every drop-down option, GRC's rendered `make` runs and the block takes

@@ -15,6 +15,7 @@
 //   int16  v / 32768           -32768..32767 -> [-1, 0.99997]
 
 #include "sample_types.h"
+#include <vector_functions.h>
 #include <vector_types.h>
 
 #if defined(__CUDACC__)

@@ -241,8 +241,17 @@ void host_stream::replace(std::unique_ptr<processor> p)
     use_device(s.device);
     s.compute.synchronize(); // nothing queued may still use the old one
     const bool bigger = p->max_output_count(s.sub_chunk) > s.slot_outputs;
+    // Other ports (a channelizer with another number of outputs): new slots.
+    const bool reshaped = p->ports().in_item_bytes != s.proc->ports().in_item_bytes ||
+                          p->ports().out_item_bytes != s.proc->ports().out_item_bytes;
+    for (auto& slot : s.ring)
+        s.retire(*slot);
     s.proc = std::move(p);
-    if (bigger)
+    if (reshaped) {
+        s.in_place_in.assign(s.proc->ports().in_item_bytes.size(), 0);
+        s.in_place_out.assign(s.proc->ports().out_item_bytes.size(), 0);
+    }
+    if (bigger || reshaped)
         s.allocate_slots();
 }
 

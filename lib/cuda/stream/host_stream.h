@@ -64,8 +64,8 @@ public:
 protected:
     processor& current();
     const processor& current() const;
-    //! Replaces the processor (same ports) between calls, e.g. a FIR whose new taps
-    //! suit another algorithm.
+    //! Replaces the processor between calls, e.g. a FIR whose new taps suit another
+    //! algorithm, or a channelizer with another number of output ports.
     void replace(std::unique_ptr<processor> p);
     //! Makes the device current and returns the compute stream: set-up work (taps,
     //! history) a subclass queues there runs in order with the computation.

@@ -18,6 +18,9 @@ void bind_freq_xlating_fir_filter(py::module& m);
 void bind_hilbert_fc(py::module& m);
 void bind_nlms(py::module& m);
 void bind_nlms_filter_ff(py::module& m);
+void bind_pfb_channelizer_ccf(py::module& m);
+void bind_pfb_channelizer_vcf(py::module& m);
+void bind_pfb_decimator_ccf(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() returns NULL on newer Pythons; wrapped so the module init compiles.
@@ -46,5 +49,8 @@ PYBIND11_MODULE(gpufilter_python, m)
     bind_hilbert_fc(m);
     bind_nlms(m);
     bind_nlms_filter_ff(m);
+    bind_pfb_channelizer_ccf(m);
+    bind_pfb_channelizer_vcf(m);
+    bind_pfb_decimator_ccf(m);
     // ) END BINDING_FUNCTION_CALLS
 }

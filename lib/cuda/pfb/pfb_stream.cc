@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "../common/cuda_check.h"
+#include "../common/resources.h"
+#include "pfb_channelizer_engine.h"
+#include "pfb_decimator_engine.h"
+#include "pfb_stream.h"
+#include <memory>
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+
+namespace {
+pfb_layout layout_of(bool vector_layout)
+{
+    return vector_layout ? pfb_layout::vector : pfb_layout::streams;
+}
+
+template <class Engine, class... Args>
+std::unique_ptr<processor> make_on(int device, Args&&... args)
+{
+    use_device(device);
+    return std::make_unique<Engine>(std::forward<Args>(args)...);
+}
+} // namespace
+
+template <class In>
+pfb_channelizer_stream<In>::pfb_channelizer_stream(int device,
+                                                   unsigned numchans,
+                                                   const std::vector<float>& taps,
+                                                   float oversample_rate,
+                                                   bool vector_layout,
+                                                   const std::vector<int>& channel_map,
+                                                   std::size_t max_chunk)
+    : host_stream(device,
+                  make_on<pfb_channelizer_engine<In>>(device,
+                                                      numchans,
+                                                      taps,
+                                                      oversample_rate,
+                                                      layout_of(vector_layout),
+                                                      channel_map),
+                  max_chunk),
+      d_numchans(numchans),
+      d_oversample_rate(oversample_rate),
+      d_vector(vector_layout)
+{
+}
+
+template <class In>
+void pfb_channelizer_stream<In>::set_taps(const std::vector<float>& taps)
+{
+    cudaStream_t s = compute_stream();
+    static_cast<pfb_channelizer_engine<In>&>(current()).set_taps(taps, s);
+}
+
+template <class In>
+void pfb_channelizer_stream<In>::set_channel_map(const std::vector<int>& map)
+{
+    cudaStream_t s = compute_stream();
+    auto& engine = static_cast<pfb_channelizer_engine<In>&>(current());
+    if (map.size() == engine.channel_map().size()) {
+        engine.set_channel_map(map, s);
+        return;
+    }
+    replace(std::make_unique<pfb_channelizer_engine<In>>(
+        d_numchans, engine.taps(), d_oversample_rate, layout_of(d_vector), map));
+}
+
+template <class In>
+std::size_t pfb_channelizer_stream<In>::nports() const
+{
+    return current().ports().out_item_bytes.size();
+}
+
+template <class In>
+pfb_decimator_stream<In>::pfb_decimator_stream(int device,
+                                               unsigned decim,
+                                               const std::vector<float>& taps,
+                                               unsigned channel,
+                                               bool use_fft_rotator,
+                                               bool use_fft_filters,
+                                               std::size_t max_chunk)
+    : host_stream(device,
+                  make_on<pfb_decimator_engine<In>>(
+                      device, decim, taps, channel, use_fft_rotator, use_fft_filters),
+                  max_chunk)
+{
+}
+
+template <class In>
+void pfb_decimator_stream<In>::set_taps(const std::vector<float>& taps)
+{
+    cudaStream_t s = compute_stream();
+    static_cast<pfb_decimator_engine<In>&>(current()).set_taps(taps, s);
+}
+
+template <class In>
+void pfb_decimator_stream<In>::set_channel(unsigned channel)
+{
+    cudaStream_t s = compute_stream();
+    static_cast<pfb_decimator_engine<In>&>(current()).set_channel(channel, s);
+}
+
+template class pfb_channelizer_stream<complex>;
+template class pfb_channelizer_stream<iq_s8>;
+template class pfb_channelizer_stream<iq_u8>;
+template class pfb_channelizer_stream<iq_s16>;
+template class pfb_decimator_stream<complex>;
+
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_CUDA_PFB_STREAM_H
+#define INCLUDED_GPUFILTER_CUDA_PFB_STREAM_H
+
+// Host-to-host polyphase channelizing and decimating on a GPU: the host path with a
+// PFB engine, and the engine's controls. No CUDA types here, so the block layer can
+// use it without seeing CUDA.
+
+#include "../stream/host_stream.h"
+#include <cstddef>
+#include <vector>
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+
+/*!
+ * \brief pfb_channelizer_engine<In> behind a host_stream. \p vector_layout: one port
+ * of numchans-sample vectors; otherwise one port per channel_map entry (an empty map
+ * is 0..numchans-1).
+ */
+template <class In>
+class pfb_channelizer_stream : public host_stream
+{
+public:
+    pfb_channelizer_stream(int device,
+                           unsigned numchans,
+                           const std::vector<float>& taps,
+                           float oversample_rate,
+                           bool vector_layout,
+                           const std::vector<int>& channel_map,
+                           std::size_t max_chunk);
+
+    //! New taps from the next output on; the caller sets the history again.
+    void set_taps(const std::vector<float>& taps);
+    //! A map of the current length changes the ports' channels from the next call
+    //! on; a map of another length changes the number of ports, with a fresh engine
+    //! (zero history, restarted phase): only between runs, before set_history().
+    void set_channel_map(const std::vector<int>& map);
+    std::size_t nports() const;
+
+private:
+    unsigned d_numchans;
+    float d_oversample_rate;
+    bool d_vector;
+};
+
+/*!
+ * \brief pfb_decimator_engine<In> behind a host_stream.
+ */
+template <class In>
+class pfb_decimator_stream : public host_stream
+{
+public:
+    pfb_decimator_stream(int device,
+                         unsigned decim,
+                         const std::vector<float>& taps,
+                         unsigned channel,
+                         bool use_fft_rotator,
+                         bool use_fft_filters,
+                         std::size_t max_chunk);
+
+    void set_taps(const std::vector<float>& taps);
+    void set_channel(unsigned channel);
+};
+
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr
+
+#endif

@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "cuda/common/sample_load.h"
+#include "cuda/pfb/pfb_stream.h"
+#include "pfb_backend.h"
+#include <gnuradio/expj.h>
+#include <gnuradio/filter/fft_filter.h>
+#include <gnuradio/math.h>
+#include <type_traits>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace gpufilter {
+
+namespace {
+
+//! A stored sample as the complex float the GPU computes with (sample_load.h).
+template <class In>
+gr_complex load(const In& x)
+{
+    if constexpr (std::is_same_v<In, gr_complex>) {
+        return x;
+    } else {
+        const float2 f = cuda::to_complex(x);
+        return { f.x, f.y };
+    }
+}
+
+/*!
+ * Zeros before each stream's first sample: gr-filter's fir_filter::filter() reads from
+ * its input pointer aligned down (up to volk's alignment before it, weighted by zero
+ * taps), which must be finite numbers, as they are in GNU Radio's buffers.
+ */
+constexpr std::size_t lead = 16;
+
+/*!
+ * stream_to_streams(nfilts) of a window: streams[j][lead + t] is wideband sample
+ * t*nfilts + j - skip of the window (zero before the window). Every stream gets
+ * `len` samples after its `lead` zeros.
+ */
+template <class In>
+void split_streams(const In* window,
+                   long skip,
+                   unsigned nfilts,
+                   std::size_t len,
+                   std::vector<std::vector<gr_complex>>& streams)
+{
+    streams.resize(nfilts);
+    for (unsigned j = 0; j < nfilts; ++j) {
+        auto& s = streams[j];
+        if (s.size() < lead + len)
+            s.resize(lead + len); // grows with the largest call only; the lead stays 0
+        for (std::size_t t = 0; t < len; ++t) {
+            const long pos = static_cast<long>(t * nfilts + j) - skip;
+            s[lead + t] = pos < 0 ? gr_complex(0) : load(window[pos]);
+        }
+    }
+}
+
+template <class In>
+cuda::pfb_channelizer_stream<In>& gpu_channelizer(block_core& core)
+{
+    return static_cast<cuda::pfb_channelizer_stream<In>&>(*core.gpu());
+}
+
+cuda::pfb_decimator_stream<gr_complex>& gpu_decimator(block_core& core)
+{
+    return static_cast<cuda::pfb_decimator_stream<gr_complex>&>(*core.gpu());
+}
+
+} // namespace
+
+std::vector<std::vector<float>> polyphase_split(unsigned nfilts,
+                                                const std::vector<float>& taps)
+{
+    const unsigned t = taps_per_filter(nfilts, taps);
+    std::vector<std::vector<float>> out(nfilts, std::vector<float>(t, 0.0f));
+    for (unsigned i = 0; i < nfilts; ++i)
+        for (unsigned k = 0; k < t; ++k)
+            if (i + k * nfilts < taps.size())
+                out[i][k] = taps[i + k * nfilts];
+    return out;
+}
+
+unsigned taps_per_filter(unsigned nfilts, const std::vector<float>& taps)
+{
+    return static_cast<unsigned>((taps.size() + nfilts - 1) / nfilts);
+}
+
+int checked_rate_ratio(unsigned numchans, float oversample_rate)
+{
+    // gr-filter's test, and its d_rate_ratio; a relative 1e-5 too, as the engine
+    // accepts (a float N/R for large N is further than 1e-5 from N/R).
+    if (!(oversample_rate > 0.0f) || !std::isfinite(oversample_rate))
+        throw std::invalid_argument("oversample_rate: must be > 0, got " +
+                                    std::to_string(oversample_rate));
+    const double srate = numchans / static_cast<double>(oversample_rate);
+    const double off = std::fabs(srate - std::round(srate));
+    const int r =
+        static_cast<int>(std::rint(static_cast<float>(numchans) / oversample_rate));
+    if ((off > 0.00001 && off > 0.00001 * std::round(srate)) || r < 1 ||
+        r > static_cast<int>(numchans))
+        throw std::invalid_argument(
+            "oversample_rate: numchans/oversample_rate must be an integer in [1, "
+            "numchans = " +
+            std::to_string(numchans) + "], got oversample_rate " +
+            std::to_string(oversample_rate));
+    return r;
+}
+
+int channelizer_output_multiple(unsigned numchans, int rate_ratio)
+{
+    int m = 1;
+    while ((static_cast<long>(m) * rate_ratio) % numchans != 0)
+        ++m;
+    return m;
+}
+
+int fft_filter_output_multiple(unsigned decim, const std::vector<float>& taps)
+{
+    const gr::filter::kernel::fft_filter_ccf f(
+        1, std::vector<float>(taps_per_filter(decim, taps), 0.0f));
+    return static_cast<int>(f.filtersize() - f.ntaps() + 1);
+}
+
+// ---- CPU channelizer: gr-filter's general_work on stream_to_streams' outputs ----
+
+template <class In>
+cpu_pfb_channelizer<In>::cpu_pfb_channelizer(unsigned numchans,
+                                             const std::vector<float>& taps,
+                                             int rate_ratio,
+                                             bool vector_layout,
+                                             const std::vector<int>& map)
+    : polyphase_filterbank(numchans, taps),
+      d_rate(rate_ratio),
+      d_vector(vector_layout),
+      d_map(map),
+      d_idxlut(numchans)
+{
+    for (unsigned i = 0; i < numchans; ++i)
+        d_idxlut[i] = numchans - ((i + d_rate) % numchans) - 1;
+}
+
+template <class In>
+std::size_t cpu_pfb_channelizer<In>::process(const void* const* windows,
+                                             std::size_t nnew,
+                                             void* const* out)
+{
+    const int nfilts = static_cast<int>(d_nfilts);
+    const std::size_t t = d_taps_per_filter;
+    // gr-filter's stream windows hold T old samples (history T+1); ours holds
+    // nfilts*T - 1 old wideband samples, one short of stream 0's oldest, which
+    // gr-filter never reads (stream 0 is filtered from in[n], n >= 1).
+    const std::size_t per_stream = nnew / d_nfilts;
+    split_streams(
+        static_cast<const In*>(windows[0]), 1, d_nfilts, t + per_stream, d_streams);
+
+    const int toconsume = static_cast<int>(per_stream);
+    int n = 1, i = -1, j = 0, oo = 0, last;
+    auto* inbuf = d_fft.get_inbuf();
+    const auto* outbuf = d_fft.get_outbuf();
+    while (n <= toconsume) {
+        j = 0;
+        i = (i + d_rate) % nfilts;
+        last = i;
+        while (i >= 0) {
+            inbuf[d_idxlut[j]] = d_fir_filters[i].filter(&d_streams[j][lead + n]);
+            j++;
+            i--;
+        }
+        i = nfilts - 1;
+        while (i > last) {
+            inbuf[d_idxlut[j]] = d_fir_filters[i].filter(&d_streams[j][lead + n - 1]);
+            j++;
+            i--;
+        }
+        n += (i + d_rate) >= nfilts;
+        d_fft.execute();
+        if (d_vector) {
+            std::copy(outbuf,
+                      outbuf + nfilts,
+                      static_cast<gr_complex*>(out[0]) +
+                          static_cast<std::size_t>(oo) * nfilts);
+        } else {
+            for (std::size_t k = 0; k < d_map.size(); ++k)
+                static_cast<gr_complex*>(out[k])[oo] = outbuf[d_map[k]];
+        }
+        oo++;
+    }
+    return static_cast<std::size_t>(oo);
+}
+
+// ---- CPU decimator: gr-filter's work_fir_fft / work_fir_exp ----
+
+cpu_pfb_decimator::cpu_pfb_decimator(unsigned decim,
+                                     const std::vector<float>& taps,
+                                     unsigned channel,
+                                     bool use_fft_rotator)
+    : polyphase_filterbank(decim, taps), d_use_fft_rotator(use_fft_rotator)
+{
+    set_channel(channel);
+}
+
+void cpu_pfb_decimator::set_channel(unsigned channel)
+{
+    d_channel = channel;
+    d_rotator.resize(d_nfilts);
+    for (unsigned i = 0; i < d_nfilts; i++) // gr-filter's table, as it builds it
+        d_rotator[i] = gr_expj(i * d_channel * 2 * GR_M_PI / d_nfilts);
+}
+
+std::size_t
+cpu_pfb_decimator::process(const void* const* windows, std::size_t nnew, void* const* out)
+{
+    const unsigned rate = d_nfilts;
+    const std::size_t t = d_taps_per_filter;
+    const std::size_t nout = nnew / rate;
+    // gr-filter's stream windows hold T-1 old samples (history T); ours holds
+    // rate*T - 1 old wideband samples, of which the newest (T-1)*rate are those.
+    const long old = static_cast<long>(rate * t - 1);
+    const auto* window = static_cast<const gr_complex*>(windows[0]);
+    split_streams(window + (old - static_cast<long>((t - 1) * rate)),
+                  0,
+                  rate,
+                  t - 1 + nout,
+                  d_streams);
+    auto* y = static_cast<gr_complex*>(out[0]);
+    for (std::size_t i = 0; i < nout; i++) {
+        if (d_use_fft_rotator) {
+            for (unsigned j = 0; j < rate; j++)
+                d_fft.get_inbuf()[j] =
+                    d_fir_filters[j].filter(&d_streams[rate - 1 - j][lead + i]);
+            d_fft.execute();
+            y[i] = d_fft.get_outbuf()[d_channel];
+        } else {
+            y[i] = 0;
+            for (int j = rate - 1; j >= 0; j--)
+                y[i] += d_fir_filters[j].filter(&d_streams[rate - 1 - j][lead + i]) *
+                        d_rotator[j];
+        }
+    }
+    return nout;
+}
+
+// ---- backends ----
+
+template <class In>
+block_core::backends pfb_channelizer_backend<In>::make(unsigned numchans,
+                                                       const std::vector<float>& taps,
+                                                       float oversample_rate,
+                                                       bool vector_layout,
+                                                       const std::vector<int>& map)
+{
+    const int rate = checked_rate_ratio(numchans, oversample_rate);
+    return {
+        [=](int device, std::size_t max_chunk) {
+            return std::make_unique<cuda::pfb_channelizer_stream<In>>(
+                device, numchans, taps, oversample_rate, vector_layout, map, max_chunk);
+        },
+        [=] {
+            return std::make_unique<cpu_pfb_channelizer<In>>(
+                numchans, taps, rate, vector_layout, map);
+        }
+    };
+}
+
+template <class In>
+void pfb_channelizer_backend<In>::set_taps(block_core& core,
+                                           const std::vector<float>& taps)
+{
+    if (core.gpu())
+        gpu_channelizer<In>(core).set_taps(taps);
+    else
+        static_cast<cpu_pfb_channelizer<In>&>(*core.cpu()).set_taps(taps);
+}
+
+template <class In>
+void pfb_channelizer_backend<In>::set_channel_map(block_core& core,
+                                                  const std::vector<int>& map)
+{
+    if (core.gpu())
+        gpu_channelizer<In>(core).set_channel_map(map);
+    else
+        static_cast<cpu_pfb_channelizer<In>&>(*core.cpu()).set_channel_map(map);
+}
+
+block_core::backends pfb_decimator_backend::make(unsigned decim,
+                                                 const std::vector<float>& taps,
+                                                 unsigned channel,
+                                                 bool use_fft_rotator,
+                                                 bool use_fft_filters)
+{
+    return { [=](int device, std::size_t max_chunk) {
+                return std::make_unique<cuda::pfb_decimator_stream<gr_complex>>(
+                    device,
+                    decim,
+                    taps,
+                    channel,
+                    use_fft_rotator,
+                    use_fft_filters,
+                    max_chunk);
+            },
+             [=] {
+                 return std::make_unique<cpu_pfb_decimator>(
+                     decim, taps, channel, use_fft_rotator);
+             } };
+}
+
+void pfb_decimator_backend::set_taps(block_core& core, const std::vector<float>& taps)
+{
+    if (core.gpu())
+        gpu_decimator(core).set_taps(taps);
+    else
+        static_cast<cpu_pfb_decimator&>(*core.cpu()).set_taps(taps);
+}
+
+void pfb_decimator_backend::set_channel(block_core& core, unsigned channel)
+{
+    if (core.gpu())
+        gpu_decimator(core).set_channel(channel);
+    else
+        static_cast<cpu_pfb_decimator&>(*core.cpu()).set_channel(channel);
+}
+
+template class cpu_pfb_channelizer<gr_complex>;
+template class cpu_pfb_channelizer<cuda::iq_s8>;
+template class cpu_pfb_channelizer<cuda::iq_u8>;
+template class cpu_pfb_channelizer<cuda::iq_s16>;
+template struct pfb_channelizer_backend<gr_complex>;
+template struct pfb_channelizer_backend<cuda::iq_s8>;
+template struct pfb_channelizer_backend<cuda::iq_u8>;
+template struct pfb_channelizer_backend<cuda::iq_s16>;
+
+} // namespace gpufilter
+} // namespace gr

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_PFB_BACKEND_H
+#define INCLUDED_GPUFILTER_PFB_BACKEND_H
+
+#include "block_core.h"
+#include <gnuradio/filter/polyphase_filterbank.h>
+#include <gnuradio/gr_complex.h>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpufilter {
+
+//! gr-filter's split of prototype taps over nfilts branch filters (its taps()).
+std::vector<std::vector<float>> polyphase_split(unsigned nfilts,
+                                                const std::vector<float>& taps);
+//! Branch taps T = ceil(ntaps / nfilts): the blocks' history is nfilts*T.
+unsigned taps_per_filter(unsigned nfilts, const std::vector<float>& taps);
+//! R = numchans / oversample_rate, checked as gr-filter checks it (std::invalid_argument
+//! naming numchans or oversample_rate).
+int checked_rate_ratio(unsigned numchans, float oversample_rate);
+//! Least number of steps m with m*R a multiple of numchans: a work() call of whole
+//! multiples of it starts on a stream_to_streams row, as gr-filter's output_multiple.
+int channelizer_output_multiple(unsigned numchans, int rate_ratio);
+//! gr-filter's output_multiple of a decimator with FFT branch filters (its FFT size
+//! minus the branch taps plus one).
+int fft_filter_output_multiple(unsigned decim, const std::vector<float>& taps);
+
+/*!
+ * \brief gr-filter's channelizer (stream_to_streams then pfb_channelizer_ccf's
+ * general_work) on a wideband window: the CPU fallback. In is the stored sample
+ * type (gr_complex or an IQ pair), converted as the GPU converts it.
+ */
+template <class In>
+class cpu_pfb_channelizer final : public cpu_kernel,
+                                  private gr::filter::kernel::polyphase_filterbank
+{
+public:
+    cpu_pfb_channelizer(unsigned numchans,
+                        const std::vector<float>& taps,
+                        int rate_ratio,
+                        bool vector_layout,
+                        const std::vector<int>& map);
+
+    //! nnew: a multiple of numchans and of R (the block's output_multiple).
+    std::size_t
+    process(const void* const* windows, std::size_t nnew, void* const* out) override;
+
+    void set_taps(const std::vector<float>& taps)
+    {
+        polyphase_filterbank::set_taps(taps);
+    }
+    void set_channel_map(const std::vector<int>& map) { d_map = map; }
+
+private:
+    int d_rate;
+    bool d_vector;
+    std::vector<int> d_map; // one entry per output port (streams layout)
+    std::vector<int> d_idxlut;
+    std::vector<std::vector<gr_complex>> d_streams; // stream_to_streams' outputs
+};
+
+/*!
+ * \brief gr-filter's pfb_decimator_ccf work (the rotate-by-FFT and rotate-by-table
+ * paths, direct-form branch filters) on a wideband window: the CPU fallback.
+ */
+class cpu_pfb_decimator final : public cpu_kernel,
+                                private gr::filter::kernel::polyphase_filterbank
+{
+public:
+    cpu_pfb_decimator(unsigned decim,
+                      const std::vector<float>& taps,
+                      unsigned channel,
+                      bool use_fft_rotator);
+
+    std::size_t
+    process(const void* const* windows, std::size_t nnew, void* const* out) override;
+
+    void set_taps(const std::vector<float>& taps)
+    {
+        polyphase_filterbank::set_taps(taps);
+    }
+    void set_channel(unsigned channel);
+
+private:
+    unsigned d_channel;
+    bool d_use_fft_rotator;
+    std::vector<gr_complex> d_rotator;
+    std::vector<std::vector<gr_complex>> d_streams;
+};
+
+/*!
+ * \brief The channelizer blocks' computation: cuda::pfb_channelizer_stream<In> or
+ * cpu_pfb_channelizer<In>, made for a block_core and controlled through it.
+ */
+template <class In>
+struct pfb_channelizer_backend {
+    static block_core::backends make(unsigned numchans,
+                                     const std::vector<float>& taps,
+                                     float oversample_rate,
+                                     bool vector_layout,
+                                     const std::vector<int>& map);
+    //! New taps from the next step on (the block sets its history, as gr-filter).
+    static void set_taps(block_core& core, const std::vector<float>& taps);
+    //! One entry per output port; another length only between runs.
+    static void set_channel_map(block_core& core, const std::vector<int>& map);
+};
+
+//! The decimator block's computation: cuda::pfb_decimator_stream or cpu_pfb_decimator.
+struct pfb_decimator_backend {
+    static block_core::backends make(unsigned decim,
+                                     const std::vector<float>& taps,
+                                     unsigned channel,
+                                     bool use_fft_rotator,
+                                     bool use_fft_filters);
+    static void set_taps(block_core& core, const std::vector<float>& taps);
+    static void set_channel(block_core& core, unsigned channel);
+};
+
+} // namespace gpufilter
+} // namespace gr
+
+#endif

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "cuda/common/sample_types.h"
+#include "parameter_checks.h"
+#include "pfb_channelizer_impl.h"
+#include <gnuradio/io_signature.h>
+#include <stdexcept>
+
+namespace gr {
+namespace gpufilter {
+
+namespace {
+
+unsigned checked_numchans(unsigned numchans)
+{
+    if (numchans < 1)
+        throw std::invalid_argument("numchans: must be >= 1, got 0");
+    return numchans;
+}
+
+std::vector<int> identity_map(unsigned numchans)
+{
+    std::vector<int> map(numchans);
+    for (unsigned i = 0; i < numchans; ++i)
+        map[i] = static_cast<int>(i);
+    return map;
+}
+
+//! The channelizer's rate: one step per R input samples; checks numchans first.
+unsigned rate_of(unsigned numchans, float oversample_rate)
+{
+    return static_cast<unsigned>(
+        checked_rate_ratio(checked_numchans(numchans), oversample_rate));
+}
+
+template <class In>
+std::string format_name();
+template <>
+std::string format_name<gr_complex>()
+{
+    return "complex";
+}
+template <>
+std::string format_name<cuda::iq_s8>()
+{
+    return "int8";
+}
+template <>
+std::string format_name<cuda::iq_u8>()
+{
+    return "uint8";
+}
+template <>
+std::string format_name<cuda::iq_s16>()
+{
+    return "int16";
+}
+
+} // namespace
+
+// ---- streams layout ----
+
+pfb_channelizer_ccf::sptr pfb_channelizer_ccf::make(unsigned int numchans,
+                                                    const std::vector<float>& taps,
+                                                    float oversample_rate,
+                                                    int device,
+                                                    int batch_size)
+{
+    return gnuradio::make_block_sptr<pfb_channelizer_ccf_impl>(
+        numchans, taps, oversample_rate, device, batch_size);
+}
+
+pfb_channelizer_ccf_impl::pfb_channelizer_ccf_impl(unsigned numchans,
+                                                   const std::vector<float>& taps,
+                                                   float oversample_rate,
+                                                   int device,
+                                                   int batch_size)
+    : gr::sync_decimator(
+          "gpu_pfb_channelizer_ccf",
+          gr::io_signature::make(1, 1, sizeof(gr_complex)),
+          gr::io_signature::make(
+              1, static_cast<int>(checked_numchans(numchans)), sizeof(gr_complex)),
+          rate_of(numchans, oversample_rate)),
+      gpu_block<pfb_channelizer_ccf>(device,
+                                     { 1, rate_of(numchans, oversample_rate) },
+                                     checked_batch_size(batch_size),
+                                     backend::make(numchans,
+                                                   checked_taps(taps),
+                                                   oversample_rate,
+                                                   false,
+                                                   identity_map(numchans))),
+      d_numchans(numchans),
+      d_taps(taps),
+      d_map(identity_map(numchans))
+{
+    set_history(numchans * taps_per_filter(numchans, taps));
+    // Every call a whole number of stream_to_streams rows and steps, as gr-filter's
+    // output_multiple: the GPU restarts its row on a history reload.
+    d_core.set_output_multiple(channelizer_output_multiple(numchans, decimation()));
+}
+
+void pfb_channelizer_ccf_impl::set_taps(const std::vector<float>& taps)
+{
+    checked_taps(taps);
+    gr::thread::scoped_lock lock(d_setlock);
+    d_taps = taps;
+    backend::set_taps(d_core, taps);
+    d_updated = true;
+}
+
+std::vector<std::vector<float>> pfb_channelizer_ccf_impl::taps() const
+{
+    return polyphase_split(d_numchans, d_taps);
+}
+
+void pfb_channelizer_ccf_impl::set_channel_map(const std::vector<int>& map)
+{
+    if (map.empty())
+        return; // as gr-filter
+    for (std::size_t k = 0; k < map.size(); ++k)
+        if (map[k] < 0 || map[k] >= static_cast<int>(d_numchans))
+            throw std::invalid_argument(
+                "channel_map: entry " + std::to_string(k) + " is " +
+                std::to_string(map[k]) +
+                ", must be in [0, numchans = " + std::to_string(d_numchans) + ")");
+    gr::thread::scoped_lock lock(d_setlock);
+    const std::size_t ports = d_nports ? d_nports : map.size();
+    if (map.size() < ports)
+        throw std::invalid_argument("channel_map: " + std::to_string(map.size()) +
+                                    " entries for " + std::to_string(ports) +
+                                    " connected outputs");
+    d_map = map;
+    backend::set_channel_map(d_core, { map.begin(), map.begin() + ports });
+}
+
+std::vector<int> pfb_channelizer_ccf_impl::channel_map() const { return d_map; }
+
+bool pfb_channelizer_ccf_impl::check_topology(int /*ninputs*/, int noutputs)
+{
+    gr::thread::scoped_lock lock(d_setlock);
+    if (noutputs < 1 || static_cast<std::size_t>(noutputs) > d_map.size()) {
+        d_logger->error("{} outputs connected, but the channel map has {} entries",
+                        noutputs,
+                        d_map.size());
+        return false;
+    }
+    // Output port k carries channel d_map[k]: the computation gets one port per
+    // connected output. Before the flowgraph starts, which reloads the history.
+    d_nports = static_cast<std::size_t>(noutputs);
+    backend::set_channel_map(d_core, { d_map.begin(), d_map.begin() + noutputs });
+    return true;
+}
+
+int pfb_channelizer_ccf_impl::work(int noutput_items,
+                                   gr_vector_const_void_star& input_items,
+                                   gr_vector_void_star& output_items)
+{
+    gr::thread::scoped_lock lock(d_setlock);
+    if (d_updated) {
+        set_history(d_numchans * taps_per_filter(d_numchans, d_taps));
+        d_updated = false;
+        d_core.history_changed();
+        return 0; // the history requirement changed: let the scheduler re-window
+    }
+    return d_core.process(input_items,
+                          static_cast<std::size_t>(noutput_items) * decimation(),
+                          output_items);
+}
+
+// ---- vector layout ----
+
+pfb_channelizer_vcf::sptr pfb_channelizer_vcf::make(unsigned int numchans,
+                                                    const std::vector<float>& taps,
+                                                    float oversample_rate,
+                                                    const std::string& input_format,
+                                                    int device,
+                                                    int batch_size)
+{
+    if (input_format == "complex")
+        return gnuradio::make_block_sptr<pfb_channelizer_vcf_impl<gr_complex>>(
+            numchans, taps, oversample_rate, input_format, device, batch_size);
+    if (input_format == "int8")
+        return gnuradio::make_block_sptr<pfb_channelizer_vcf_impl<cuda::iq_s8>>(
+            numchans, taps, oversample_rate, input_format, device, batch_size);
+    if (input_format == "uint8")
+        return gnuradio::make_block_sptr<pfb_channelizer_vcf_impl<cuda::iq_u8>>(
+            numchans, taps, oversample_rate, input_format, device, batch_size);
+    if (input_format == "int16")
+        return gnuradio::make_block_sptr<pfb_channelizer_vcf_impl<cuda::iq_s16>>(
+            numchans, taps, oversample_rate, input_format, device, batch_size);
+    throw std::invalid_argument("input_format: must be \"complex\", \"int8\", "
+                                "\"uint8\" or \"int16\", got \"" +
+                                input_format + "\"");
+}
+
+template <class In>
+pfb_channelizer_vcf_impl<In>::pfb_channelizer_vcf_impl(unsigned numchans,
+                                                       const std::vector<float>& taps,
+                                                       float oversample_rate,
+                                                       const std::string& input_format,
+                                                       int device,
+                                                       int batch_size)
+    : gr::sync_decimator(
+          "gpu_pfb_channelizer_vcf",
+          gr::io_signature::make(1, 1, sizeof(In)),
+          gr::io_signature::make(1, 1, checked_numchans(numchans) * sizeof(gr_complex)),
+          rate_of(numchans, oversample_rate)),
+      gpu_block<pfb_channelizer_vcf>(
+          device,
+          { 1, rate_of(numchans, oversample_rate) },
+          checked_batch_size(batch_size),
+          backend::make(numchans, checked_taps(taps), oversample_rate, true, {})),
+      d_numchans(numchans),
+      d_taps(taps),
+      d_format(format_name<In>())
+{
+    (void)input_format;
+    this->set_history(numchans * taps_per_filter(numchans, taps));
+    this->d_core.set_output_multiple(
+        channelizer_output_multiple(numchans, this->decimation()));
+}
+
+template <class In>
+void pfb_channelizer_vcf_impl<In>::set_taps(const std::vector<float>& taps)
+{
+    checked_taps(taps);
+    gr::thread::scoped_lock lock(this->d_setlock);
+    d_taps = taps;
+    backend::set_taps(this->d_core, taps);
+    d_updated = true;
+}
+
+template <class In>
+std::vector<std::vector<float>> pfb_channelizer_vcf_impl<In>::taps() const
+{
+    return polyphase_split(d_numchans, d_taps);
+}
+
+template <class In>
+int pfb_channelizer_vcf_impl<In>::work(int noutput_items,
+                                       gr_vector_const_void_star& input_items,
+                                       gr_vector_void_star& output_items)
+{
+    gr::thread::scoped_lock lock(this->d_setlock);
+    if (d_updated) {
+        this->set_history(d_numchans * taps_per_filter(d_numchans, d_taps));
+        d_updated = false;
+        this->d_core.history_changed();
+        return 0;
+    }
+    return this->d_core.process(input_items,
+                                static_cast<std::size_t>(noutput_items) *
+                                    this->decimation(),
+                                output_items);
+}
+
+template class pfb_channelizer_vcf_impl<gr_complex>;
+template class pfb_channelizer_vcf_impl<cuda::iq_s8>;
+template class pfb_channelizer_vcf_impl<cuda::iq_u8>;
+template class pfb_channelizer_vcf_impl<cuda::iq_s16>;
+
+} // namespace gpufilter
+} // namespace gr

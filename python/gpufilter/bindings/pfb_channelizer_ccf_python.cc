@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/***********************************************************************************/
+/* Written by hand; the hash below is checked at build time so that a change to   */
+/* the header without a matching change here fails the build.                      */
+/* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
+/* BINDTOOL_USE_PYGCCXML(0)                                                        */
+/* BINDTOOL_HEADER_FILE(pfb_channelizer_ccf.h) */
+/* BINDTOOL_HEADER_FILE_HASH(6d718c8a02c2000287bc962c16e93115) */
+/***********************************************************************************/
+
+#include <pybind11/complex.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <stdexcept>
+#include <string>
+
+namespace py = pybind11;
+
+#include <gnuradio/gpufilter/pfb_channelizer_ccf.h>
+// pydoc.h is automatically generated in the build directory
+#include <pfb_channelizer_ccf_pydoc.h>
+
+namespace {
+//! numchans as Python gives it, so that a negative count is a ValueError naming it.
+unsigned int checked_numchans(int numchans)
+{
+    if (numchans < 1)
+        throw std::invalid_argument("numchans: must be >= 1, got " +
+                                    std::to_string(numchans));
+    return static_cast<unsigned int>(numchans);
+}
+} // namespace
+
+void bind_pfb_channelizer_ccf(py::module& m)
+{
+    using gr::gpufilter::pfb_channelizer_ccf;
+
+    py::class_<pfb_channelizer_ccf,
+               gr::sync_decimator,
+               gr::sync_block,
+               gr::block,
+               gr::basic_block,
+               gr::gpufilter::gpu_options,
+               std::shared_ptr<pfb_channelizer_ccf>>(
+        m, "pfb_channelizer_ccf", D(pfb_channelizer_ccf))
+        .def(py::init([](int numchans,
+                         const std::vector<float>& taps,
+                         float oversample_rate,
+                         int device,
+                         int batch_size) {
+                 return pfb_channelizer_ccf::make(checked_numchans(numchans),
+                                                  taps,
+                                                  oversample_rate,
+                                                  device,
+                                                  batch_size);
+             }),
+             py::arg("numchans"),
+             py::arg("taps"),
+             py::arg("oversample_rate") = 1.0f,
+             py::arg("device") = gr::gpufilter::device_auto,
+             py::arg("batch_size") = gr::gpufilter::default_batch_size,
+             D(pfb_channelizer_ccf, make))
+        .def("set_taps",
+             &pfb_channelizer_ccf::set_taps,
+             py::arg("taps"),
+             D(pfb_channelizer_ccf, set_taps))
+        .def("taps", &pfb_channelizer_ccf::taps, D(pfb_channelizer_ccf, taps))
+        .def("set_channel_map",
+             &pfb_channelizer_ccf::set_channel_map,
+             py::arg("map"),
+             D(pfb_channelizer_ccf, set_channel_map))
+        .def("channel_map",
+             &pfb_channelizer_ccf::channel_map,
+             D(pfb_channelizer_ccf, channel_map));
+}

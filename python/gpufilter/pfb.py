@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The polyphase filterbank wrappers of gnuradio.filter.pfb, on the GPU blocks.
+
+``from gnuradio.gpufilter import pfb`` in place of ``from gnuradio.filter import pfb``:
+the same classes, arguments and defaults (taps designed with optfir when none are
+given, exactly as gr-filter designs them), and the GPU options (``device``,
+``batch_size``) as keyword arguments after gr-filter's. The wideband input goes to
+one GPU block; there is no stream_to_streams in front.
+"""
+
+from gnuradio import gr
+from gnuradio.filter import optfir
+
+from . import gpufilter_python as _blocks
+
+__all__ = ["channelizer_ccf", "decimator_ccf", "design_taps"]
+
+
+def design_taps(nfilts, atten=100):
+    """gr-filter's default prototype for pfb.channelizer_ccf and pfb.decimator_ccf:
+    optfir.low_pass(1, nfilts, 0.4, 0.6, ripple, atten), the ripple raised from
+    0.1 dB in steps of 0.01 dB until optfir converges (RuntimeError at 1 dB)."""
+    bw, tb, ripple = 0.4, 0.2, 0.1
+    while True:
+        try:
+            return optfir.low_pass(1, nfilts, bw, bw + tb, ripple, atten)
+        except RuntimeError:
+            ripple += 0.01
+            print("Warning: set ripple to %.4f dB. If this is a problem, adjust the "
+                  "attenuation or create your own filter taps." % (ripple))
+            if ripple >= 1.0:
+                raise RuntimeError("optfir could not generate an appropriate filter.")
+
+
+class channelizer_ccf(gr.hier_block2):
+    """Polyphase channelizer: one complex input, numchans complex outputs (output k
+    carries channel channel_map[k]); gnuradio.filter.pfb.channelizer_ccf on a GPU."""
+
+    def __init__(self, numchans, taps=None, oversample_rate=1, atten=100,
+                 device=_blocks.device_auto, batch_size=_blocks.default_batch_size):
+        gr.hier_block2.__init__(
+            self, "pfb_channelizer_ccf",
+            gr.io_signature(1, 1, gr.sizeof_gr_complex),
+            gr.io_signature(numchans, numchans, gr.sizeof_gr_complex))
+        self._nchans = numchans
+        self._oversample_rate = oversample_rate
+        if taps is not None and len(taps) > 0:
+            self._taps = taps
+        else:
+            self._taps = design_taps(numchans, atten)
+        self.pfb = _blocks.pfb_channelizer_ccf(numchans, self._taps, oversample_rate,
+                                               device=device, batch_size=batch_size)
+        self.connect(self, self.pfb)
+        for i in range(numchans):
+            self.connect((self.pfb, i), (self, i))
+
+    def set_channel_map(self, newmap):
+        self.pfb.set_channel_map(newmap)
+
+    def channel_map(self):
+        return self.pfb.channel_map()
+
+    def set_taps(self, taps):
+        self.pfb.set_taps(taps)
+
+    def taps(self):
+        return self.pfb.taps()
+
+    def declare_sample_delay(self, delay):
+        self.pfb.declare_sample_delay(delay)
+
+
+class decimator_ccf(gr.hier_block2):
+    """Polyphase decimator: one complex input, channel `channel` of decim at 1/decim
+    of the rate; gnuradio.filter.pfb.decimator_ccf on a GPU. gr-filter spells the
+    fifth argument use_fft_rotators; use_fft_rotator is accepted as well."""
+
+    def __init__(self, decim, taps=None, channel=0, atten=100,
+                 use_fft_rotators=True, use_fft_filters=True,
+                 device=_blocks.device_auto, batch_size=_blocks.default_batch_size,
+                 use_fft_rotator=None):
+        gr.hier_block2.__init__(
+            self, "pfb_decimator_ccf",
+            gr.io_signature(1, 1, gr.sizeof_gr_complex),
+            gr.io_signature(1, 1, gr.sizeof_gr_complex))
+        if use_fft_rotator is not None:
+            use_fft_rotators = use_fft_rotator
+        self._decim = decim
+        self._channel = channel
+        if taps is not None and len(taps) > 0:
+            self._taps = taps
+        else:
+            self._taps = design_taps(decim, atten)
+        self.pfb = _blocks.pfb_decimator_ccf(decim, self._taps, channel,
+                                             use_fft_rotators, use_fft_filters,
+                                             device=device, batch_size=batch_size)
+        self.connect(self, self.pfb, self)
+
+    def set_taps(self, taps):
+        self.pfb.set_taps(taps)
+
+    def taps(self):
+        return self.pfb.taps()
+
+    def set_channel(self, chan):
+        self.pfb.set_channel(chan)
+
+    def declare_sample_delay(self, delay):
+        self.pfb.declare_sample_delay(delay)
