@@ -63,7 +63,7 @@ class qa_grc(grcc_test_case):
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
 
 
-    def test_003_pfb_blocks_compile_and_run(self):
+    def test_004_pfb_blocks_compile_and_run(self):
         script, generated = self.compile(
             PFB_FLOWGRAPH,
             ["gpufilter.pfb_channelizer_ccf(4, taps, 2.0, (-1), 4096)",
