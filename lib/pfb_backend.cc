@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "cuda/common/sample_load.h"
 #include "cuda/pfb/pfb_stream.h"
+#include "cuda/pfb/pfb_types.h"
 #include "pfb_backend.h"
 #include <gnuradio/expj.h>
 #include <gnuradio/filter/fft_filter.h>
@@ -323,14 +324,12 @@ void pfb_decimator_backend::set_channel(block_core& core, unsigned channel)
         static_cast<cpu_pfb_decimator&>(*core.cpu()).set_channel(channel);
 }
 
-template class cpu_pfb_channelizer<gr_complex>;
-template class cpu_pfb_channelizer<cuda::iq_s8>;
-template class cpu_pfb_channelizer<cuda::iq_u8>;
-template class cpu_pfb_channelizer<cuda::iq_s16>;
-template struct pfb_channelizer_backend<gr_complex>;
-template struct pfb_channelizer_backend<cuda::iq_s8>;
-template struct pfb_channelizer_backend<cuda::iq_u8>;
-template struct pfb_channelizer_backend<cuda::iq_s16>;
+#define GPUFILTER_INSTANTIATE_CPU_PFB_CHANNELIZER(In) \
+    template class cpu_pfb_channelizer<In>;
+GPUFILTER_FOR_EACH_PFB_INPUT(GPUFILTER_INSTANTIATE_CPU_PFB_CHANNELIZER)
+#define GPUFILTER_INSTANTIATE_PFB_CHANNELIZER_BACKEND(In) \
+    template struct pfb_channelizer_backend<In>;
+GPUFILTER_FOR_EACH_PFB_INPUT(GPUFILTER_INSTANTIATE_PFB_CHANNELIZER_BACKEND)
 
 } // namespace gpufilter
 } // namespace gr

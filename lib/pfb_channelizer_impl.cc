@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "cuda/common/sample_types.h"
+#include "cuda/pfb/pfb_types.h"
 #include "parameter_checks.h"
 #include "pfb_channelizer_impl.h"
 #include <gnuradio/io_signature.h>
@@ -253,10 +254,9 @@ int pfb_channelizer_vcf_impl<In>::work(int noutput_items,
                                 output_items);
 }
 
-template class pfb_channelizer_vcf_impl<gr_complex>;
-template class pfb_channelizer_vcf_impl<cuda::iq_s8>;
-template class pfb_channelizer_vcf_impl<cuda::iq_u8>;
-template class pfb_channelizer_vcf_impl<cuda::iq_s16>;
+#define GPUFILTER_INSTANTIATE_PFB_CHANNELIZER_VCF_IMPL(In) \
+    template class pfb_channelizer_vcf_impl<In>;
+GPUFILTER_FOR_EACH_PFB_INPUT(GPUFILTER_INSTANTIATE_PFB_CHANNELIZER_VCF_IMPL)
 
 } // namespace gpufilter
 } // namespace gr

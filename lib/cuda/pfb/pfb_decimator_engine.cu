@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "pfb_decimator_engine.h"
 #include "pfb_output_kernels.cuh"
+#include "pfb_types.h"
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -126,10 +127,9 @@ std::size_t pfb_decimator_engine<In>::process(const void* const* in,
     return nsteps;
 }
 
-template class pfb_decimator_engine<complex>;
-template class pfb_decimator_engine<iq_s8>;
-template class pfb_decimator_engine<iq_u8>;
-template class pfb_decimator_engine<iq_s16>;
+#define GPUFILTER_INSTANTIATE_PFB_DECIMATOR_ENGINE(In) \
+    template class pfb_decimator_engine<In>;
+GPUFILTER_FOR_EACH_PFB_INPUT(GPUFILTER_INSTANTIATE_PFB_DECIMATOR_ENGINE)
 
 } // namespace cuda
 } // namespace gpufilter

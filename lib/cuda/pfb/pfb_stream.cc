@@ -4,6 +4,7 @@
 #include "pfb_channelizer_engine.h"
 #include "pfb_decimator_engine.h"
 #include "pfb_stream.h"
+#include "pfb_types.h"
 #include <memory>
 
 namespace gr {
@@ -101,10 +102,9 @@ void pfb_decimator_stream<In>::set_channel(unsigned channel)
     static_cast<pfb_decimator_engine<In>&>(current()).set_channel(channel, s);
 }
 
-template class pfb_channelizer_stream<complex>;
-template class pfb_channelizer_stream<iq_s8>;
-template class pfb_channelizer_stream<iq_u8>;
-template class pfb_channelizer_stream<iq_s16>;
+#define GPUFILTER_INSTANTIATE_PFB_CHANNELIZER_STREAM(In) \
+    template class pfb_channelizer_stream<In>;
+GPUFILTER_FOR_EACH_PFB_INPUT(GPUFILTER_INSTANTIATE_PFB_CHANNELIZER_STREAM)
 template class pfb_decimator_stream<complex>;
 
 } // namespace cuda

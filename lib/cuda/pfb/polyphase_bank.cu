@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "pfb_types.h"
 #include "polyphase_bank.h"
 #include "polyphase_kernels.cuh"
 #include <algorithm>
@@ -378,10 +379,8 @@ void polyphase_bank<In>::advance(const In* d_in, std::size_t n, cudaStream_t str
     d_steps = (d_steps + nsteps) % static_cast<std::uint64_t>(d_n);
 }
 
-template class polyphase_bank<complex>;
-template class polyphase_bank<iq_s8>;
-template class polyphase_bank<iq_u8>;
-template class polyphase_bank<iq_s16>;
+#define GPUFILTER_INSTANTIATE_POLYPHASE_BANK(In) template class polyphase_bank<In>;
+GPUFILTER_FOR_EACH_PFB_INPUT(GPUFILTER_INSTANTIATE_POLYPHASE_BANK)
 
 } // namespace cuda
 } // namespace gpufilter
