@@ -167,8 +167,9 @@ void block_core::log_failure(const std::exception& e) const
     // With GNU Radio's logger off (or above error) the flowgraph would just end:
     // say why on stderr then, once per block (a failed block is done).
     if (d_logger->get_level() > spdlog::level::err)
-        std::cerr << d_block.alias() << ": GPU filtering failed, stopping this flowgraph: "
-                  << e.what() << std::endl;
+        std::cerr << d_block.alias()
+                  << ": GPU filtering failed, stopping this flowgraph: " << e.what()
+                  << std::endl;
 }
 
 } // namespace gpufilter

@@ -5,7 +5,6 @@
 #include <gnuradio/filter/firdes.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
-#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -25,18 +24,6 @@ unsigned int checked_ntaps(unsigned int ntaps)
     return ntaps | 1; // gr-filter makes it odd: the delay ntaps/2 is then whole
 }
 
-//! gr-filter's design; a window parameter that gives NaN taps is refused by name.
-std::vector<float>
-hilbert_taps(unsigned int ntaps, fft::window::win_type window, double param)
-{
-    auto taps = gr::filter::firdes::hilbert(checked_ntaps(ntaps), window, param);
-    for (const float t : taps)
-        if (!std::isfinite(t))
-            throw std::invalid_argument("param: gives non-finite taps with this window, "
-                                        "got " +
-                                        std::to_string(param));
-    return taps;
-}
 
 //! Taps whose real part is a unit impulse at the centre (the delayed input) and
 //! whose imaginary part is the Hilbert filter: the analytic signal in one FIR pass.
@@ -100,7 +87,8 @@ hilbert_fc_impl::hilbert_fc_impl(unsigned int ntaps,
       gpu_block<hilbert_fc>(device,
                             { 1, 1 },
                             checked_batch_size(batch_size),
-                            hilbert_backends(hilbert_taps(ntaps, window, param))),
+                            hilbert_backends(gr::filter::firdes::hilbert(
+                                checked_ntaps(ntaps), window, param))),
       d_ntaps(checked_ntaps(ntaps)),
       d_hilb(gr::filter::firdes::hilbert(d_ntaps, window, param))
 {

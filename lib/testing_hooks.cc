@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "testing_hooks.h"
 #include "block_core.h"
 #include "cuda/common/device.h"
 #include "cuda/stream/host_registry.h"
 #include "cuda/stream/host_stream.h"
+#include "testing_hooks.h"
 #include <gnuradio/gpufilter/device.h>
 #include <map>
 #include <mutex>
@@ -43,7 +43,8 @@ void release_device_memory() { cuda::testing::release_held_memory(); }
 
 int block_memory_device(long unique_id)
 {
-    return with_core(unique_id, [](const cuda::host_stream& s) { return s.memory_device(); });
+    return with_core(unique_id,
+                     [](const cuda::host_stream& s) { return s.memory_device(); });
 }
 
 int block_work_device(long unique_id)
