@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "block_core.h"
 #include "device_selection.h"
+#include "testing_hooks.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_double_mapped.h>
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/gpufilter/device.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
+#include <iostream>
 #include <stdexcept>
 #include <vector>
 
@@ -41,7 +43,32 @@ block_core::block_core(gr::block& block,
     if (d_device == device_cpu)
         d_cpu = make.cpu();
     else
-        d_gpu = make.gpu(d_device, static_cast<std::size_t>(batch_size));
+        d_gpu = make_gpu(make, batch_size);
+    testing::register_core(d_block.unique_id(), this);
+}
+
+block_core::~block_core() { testing::unregister_core(d_block.unique_id()); }
+
+std::unique_ptr<cuda::host_stream> block_core::make_gpu(const backends& make,
+                                                        int batch_size)
+{
+    try {
+        return make.gpu(d_device, static_cast<std::size_t>(batch_size));
+    } catch (const std::exception& e) {
+        if (!cuda::is_out_of_memory(e))
+            throw;
+        // CUDA's "out of memory" alone does not say which block or what to change.
+        std::string free_now = "unknown";
+        try {
+            free_now = std::to_string(cuda_device_free_memory(d_device) >> 20) + " MiB";
+        } catch (const std::exception&) {
+        }
+        throw std::runtime_error(d_block.name() + ": cannot allocate its GPU buffers " +
+                                 "for batch_size " + std::to_string(batch_size) +
+                                 " on CUDA device " + std::to_string(d_device) + " (" +
+                                 free_now + " free); give a smaller batch_size or " +
+                                 "free GPU memory (" + e.what() + ")");
+    }
 }
 
 std::string block_core::method() const { return d_gpu ? d_gpu->method() : "cpu"; }
@@ -137,6 +164,12 @@ void block_core::log_failure(const std::exception& e) const
     // An exception leaving work() would end the block's thread silently and hang the
     // flowgraph; process() returns WORK_DONE instead, so the flowgraph stops.
     d_logger->error("GPU filtering failed, stopping this flowgraph: {}", e.what());
+    // With GNU Radio's logger off (or above error) the flowgraph would just end:
+    // say why on stderr then, once per block (a failed block is done).
+    if (d_logger->get_level() > spdlog::level::err)
+        std::cerr << d_block.alias()
+                  << ": GPU filtering failed, stopping this flowgraph: " << e.what()
+                  << std::endl;
 }
 
 } // namespace gpufilter

@@ -27,8 +27,10 @@ namespace gpufilter {
  * Around that it owns the batching (batch_gate), the page-locking of every port's
  * buffer for in-place DMA, the rule that the GPU takes its history from GNU Radio's
  * window after a (re)start or a history change, and the error path: a CUDA failure
- * is logged with CUDA's message and ends the stream instead of killing the block's
- * thread (which would hang the flowgraph).
+ * is logged with CUDA's message (and written to stderr when the logger would drop
+ * it) and ends the stream instead of killing the block's thread (which would hang
+ * the flowgraph). A GPU that cannot hold the block's buffers fails make() with an
+ * error naming the block, its batch_size and the device's free memory.
  */
 class block_core
 {
@@ -49,6 +51,10 @@ public:
                int batch_size,
                const backends& make);
 
+    ~block_core();
+    block_core(const block_core&) = delete;
+    block_core& operator=(const block_core&) = delete;
+
     bool on_gpu() const { return d_gpu != nullptr; }
     int device() const { return d_device; }
     //! The GPU's algorithm ("direct", "fft", ...), or "cpu" on the CPU fallback.
@@ -60,6 +66,7 @@ public:
     //! one of the two is not null.
     cuda::host_stream* gpu() { return d_gpu.get(); }
     cpu_kernel* cpu() { return d_cpu.get(); }
+    const cuda::host_stream* gpu_stream() const { return d_gpu.get(); }
 
     void start(); //!< from the block's start()
     void stop();  //!< from the block's stop()
@@ -100,6 +107,7 @@ private:
                                gr_vector_void_star& out);
     void register_buffers();
     void log_failure(const std::exception& e) const;
+    std::unique_ptr<cuda::host_stream> make_gpu(const backends& make, int batch_size);
 
     gr::block& d_block;
     gr::logger_ptr d_logger; // the block's own, so messages carry its name

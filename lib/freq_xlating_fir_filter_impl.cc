@@ -4,6 +4,7 @@
 #include "xlating_design.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace gr {
@@ -44,7 +45,7 @@ freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::freq_xlating_fir_filter_impl(
                         decimation,
                         filter_method::automatic)),
       d_proto_taps(taps),
-      d_center_freq(center_freq),
+      d_center_freq(checked_center_freq(center_freq)),
       d_sampling_freq(checked_sampling_freq(sampling_freq))
 {
     // Short input goes to the GPU as int16 and is widened there: half the PCIe
@@ -82,6 +83,7 @@ void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::build_composite_fir()
 template <class IN_T, class OUT_T, class TAP_T>
 void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::set_center_freq(double center_freq)
 {
+    checked_center_freq(center_freq);
     gr::thread::scoped_lock lock(this->d_setlock);
     d_center_freq = center_freq;
     d_updated = true;
@@ -114,15 +116,19 @@ void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::handle_set_center_freq(
     const pmt::pmt_t& msg)
 {
     // gr-filter 3.10 accepts a dict with key "freq", or any pair whose cdr is real.
-    if (pmt::is_dict(msg) && pmt::dict_has_key(msg, pmt::intern("freq"))) {
-        const pmt::pmt_t x = pmt::dict_ref(msg, pmt::intern("freq"), pmt::PMT_NIL);
-        if (pmt::is_real(x))
-            set_center_freq(pmt::to_double(x));
-    } else if (pmt::is_pair(msg)) {
-        const pmt::pmt_t x = pmt::cdr(msg);
-        if (pmt::is_real(x))
-            set_center_freq(pmt::to_double(x));
+    pmt::pmt_t x = pmt::PMT_NIL;
+    if (pmt::is_dict(msg) && pmt::dict_has_key(msg, pmt::intern("freq")))
+        x = pmt::dict_ref(msg, pmt::intern("freq"), pmt::PMT_NIL);
+    else if (pmt::is_pair(msg))
+        x = pmt::cdr(msg);
+    if (!pmt::is_real(x))
+        return;
+    // A message handler must not throw (it would end the block's thread).
+    if (!std::isfinite(pmt::to_double(x))) {
+        this->d_logger->warn("freq message ignored: center_freq must be finite");
+        return;
     }
+    set_center_freq(pmt::to_double(x));
 }
 
 template <class IN_T, class OUT_T, class TAP_T>

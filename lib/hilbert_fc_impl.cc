@@ -12,12 +12,18 @@ namespace gr {
 namespace gpufilter {
 
 namespace {
+constexpr unsigned int max_ntaps = 1u << 24;
+
 unsigned int checked_ntaps(unsigned int ntaps)
 {
     if (ntaps == 0)
         throw std::invalid_argument("ntaps: must be >= 1, got 0");
+    if (ntaps > max_ntaps) // a tap vector that no memory holds, not a filter
+        throw std::invalid_argument("ntaps: must be <= " + std::to_string(max_ntaps) +
+                                    ", got " + std::to_string(ntaps));
     return ntaps | 1; // gr-filter makes it odd: the delay ntaps/2 is then whole
 }
+
 
 //! Taps whose real part is a unit impulse at the centre (the delayed input) and
 //! whose imaginary part is the Hilbert filter: the analytic signal in one FIR pass.

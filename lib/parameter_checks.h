@@ -23,6 +23,14 @@ const std::vector<TAP_T>& checked_taps(const std::vector<TAP_T>& taps)
     return taps;
 }
 
+inline double checked_center_freq(double center_freq)
+{
+    if (!std::isfinite(center_freq))
+        throw std::invalid_argument("center_freq: must be finite, got " +
+                                    std::to_string(center_freq));
+    return center_freq;
+}
+
 inline int checked_decimation(int decimation)
 {
     if (decimation < 1)

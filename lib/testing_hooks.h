@@ -10,6 +10,9 @@
 
 namespace gr {
 namespace gpufilter {
+
+class block_core;
+
 namespace testing {
 
 //! GPU blocks made afterwards fail with a real CUDA error on their GPU call
@@ -18,6 +21,22 @@ GPUFILTER_API void fail_gpu_after(long calls);
 
 //! Host memory ranges GPU blocks keep page-locked now (leak checks).
 GPUFILTER_API std::size_t page_locked_ranges();
+
+//! Fills device `device` until at most leave_free bytes are free; returns the bytes
+//! held. release_device_memory() gives them back.
+GPUFILTER_API std::size_t hold_device_memory(int device, std::size_t leave_free);
+GPUFILTER_API void release_device_memory();
+
+//! For the block with this unique_id(): the CUDA device that holds its GPU buffers
+//! (cudaPointerGetAttributes), and the device current in its work thread during its
+//! last GPU call (-1 before one). device_cpu for a block on the CPU fallback;
+//! std::out_of_range when no live GPU block has this id.
+GPUFILTER_API int block_memory_device(long unique_id);
+GPUFILTER_API int block_work_device(long unique_id);
+
+//! block_core's registration, so that the two functions above find it.
+void register_core(long unique_id, const block_core* core);
+void unregister_core(long unique_id);
 
 } // namespace testing
 } // namespace gpufilter

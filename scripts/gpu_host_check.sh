@@ -17,6 +17,8 @@
 #                (GPUFILTER_SANITIZE_TOOLS="racecheck ..." runs only those tools)
 #         nlms   apps/bench_nlms.py (args after "nlms" go to it), then the echo
 #                canceller app and its ensemble plot (minutes)
+#         soak   scripts/soak.py (args after "soak" go to it, e.g. --samples 1e10):
+#                long runs with retunes and tap changes, checked at checkpoints
 #   --out DIR     where logs, CSVs and plots go (default: the folder in the
 #                 environment variable OUT when it is set, else
 #                 ./gpu_host_check_out)
@@ -31,7 +33,7 @@
 set -uo pipefail
 
 usage() {
-    sed -n '7,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '7,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit "${1:-2}"
 }
 
@@ -51,7 +53,7 @@ done
 what=${1:-all}
 [[ $# -gt 0 ]] && shift
 case $what in
-tests | demo | all | fm | bench | sanitize | nlms) ;;
+tests | demo | all | fm | bench | sanitize | nlms | soak) ;;
 *) echo "gpu_host_check: unknown mode '$what'" >&2; usage ;;
 esac
 # Paths given relative to where this was started, before moving to the checkout.
@@ -214,6 +216,11 @@ if [[ $what == nlms ]]; then
         --echo-ms 50 --seconds 4 --csv "$out/aec_ensemble.csv" \
         --plot "$out/aec_ensemble.png" 2>&1 |
         tee -a "$out/aec.log"
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+fi
+if [[ $what == soak ]]; then
+    echo "== scripts/soak.py $*"
+    "$python" scripts/soak.py "$@" 2>&1 | tee "$out/soak.log"
     [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 fi
 echo "gpu_host_check: exit status $status"

@@ -62,7 +62,7 @@ packages=(
     cmake g++ make pkg-config git
     gnuradio gnuradio-dev
     pybind11-dev python3-pybind11 python3-numpy python3-pygccxml castxml
-    libgtest-dev clang-format python3-matplotlib
+    libgtest-dev clang-format python3-matplotlib python3-hypothesis
 )
 # GNU Radio Companion's window: GTK 3 through GObject introspection. Debian's gnuradio
 # package does not depend on gir1.2-gtk-3.0, so a GNU Radio installed without it

@@ -96,6 +96,8 @@ class qa_gpu_host_check(gr_unittest.TestCase):
         run = self.run_check(["--help"])
         self.assertEqual(run.returncode, 0)
         self.assertIn("--out DIR", run.stderr)
+        for mode in ("tests", "sanitize", "nlms", "soak"):
+            self.assertIn(f"  {mode} ", run.stderr)
 
 
 if __name__ == "__main__":

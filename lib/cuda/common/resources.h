@@ -8,6 +8,7 @@
 
 #include "cuda_check.h"
 #include <cstddef>
+#include <string>
 #include <utility>
 
 namespace gr {
@@ -139,7 +140,13 @@ struct device_alloc {
     static void* allocate(std::size_t bytes)
     {
         void* p;
-        GPUFILTER_CHECK(cudaMalloc(&p, bytes));
+        // The size in the message: "out of memory" alone does not say what to shrink.
+        const cudaError_t err = cudaMalloc(&p, bytes);
+        if (err != cudaSuccess)
+            throw_error(err,
+                        ("cudaMalloc of " + std::to_string(bytes) + " bytes").c_str(),
+                        __FILE__,
+                        __LINE__);
         return p;
     }
     static void release(void* p) { cudaFree(p); }
@@ -148,7 +155,12 @@ struct pinned_alloc {
     static void* allocate(std::size_t bytes)
     {
         void* p;
-        GPUFILTER_CHECK(cudaHostAlloc(&p, bytes, cudaHostAllocDefault));
+        const cudaError_t err = cudaHostAlloc(&p, bytes, cudaHostAllocDefault);
+        if (err != cudaSuccess)
+            throw_error(err,
+                        ("cudaHostAlloc of " + std::to_string(bytes) + " bytes").c_str(),
+                        __FILE__,
+                        __LINE__);
         return p;
     }
     static void release(void* p) { cudaFreeHost(p); }

@@ -45,6 +45,14 @@ std::vector<Buffer> port_buffers(const std::vector<std::size_t>& item_bytes,
 
 void testing::fail_after(long calls) { s_fail_after = calls; }
 
+bool is_out_of_memory(const std::exception& e)
+{
+    const auto* c = dynamic_cast<const cuda_error*>(&e);
+    // CUFFT_ALLOC_FAILED has the same value; both mean "too little memory".
+    return c && (c->code() == cudaErrorMemoryAllocation ||
+                 c->code() == static_cast<int>(CUFFT_ALLOC_FAILED));
+}
+
 struct host_stream::impl {
     //! One sub-chunk's resources; busy until its download has been waited for.
     struct slot {
@@ -111,6 +119,7 @@ struct host_stream::impl {
     std::size_t slot_outputs = 0;
     long fail_after;
     long calls = 0;
+    int last_call_device = -1;
     std::vector<char> in_place_in, in_place_out; // per port: registered, so no staging
     std::array<std::unique_ptr<slot>, slots> ring;
     stream upload, compute, download;
@@ -137,6 +146,7 @@ std::size_t host_stream::process(const void* const* in, std::size_t n, void* con
 {
     impl& s = *d_impl;
     use_device(s.device);
+    GPUFILTER_CHECK(cudaGetDevice(&s.last_call_device));
     if (s.fail_after >= 0 && s.calls++ >= s.fail_after)
         GPUFILTER_CHECK(cudaMemcpyAsync(
             nullptr, s.ring[0]->host_in[0].get(), 1, cudaMemcpyHostToDevice, s.upload));
@@ -228,6 +238,16 @@ void host_stream::unregister_host_memory()
 const std::string& host_stream::registration_note() const { return d_impl->host.note(); }
 
 int host_stream::device() const { return d_impl->device; }
+
+int host_stream::memory_device() const
+{
+    cudaPointerAttributes attributes{};
+    GPUFILTER_CHECK(
+        cudaPointerGetAttributes(&attributes, d_impl->ring[0]->dev_in_ptrs.at(0)));
+    return attributes.device;
+}
+
+int host_stream::last_call_device() const { return d_impl->last_call_device; }
 
 const char* host_stream::method() const { return d_impl->proc->method(); }
 

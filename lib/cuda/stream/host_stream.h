@@ -6,6 +6,7 @@
 // has no CUDA types, so the block layer can use it without seeing CUDA.
 
 #include <cstddef>
+#include <exception>
 #include <memory>
 #include <string>
 
@@ -58,6 +59,11 @@ public:
     const std::string& registration_note() const;
 
     int device() const;
+    //! The device that holds this stream's device buffers (cudaPointerGetAttributes),
+    //! and the device current in the thread of the last process() call, or -1 before
+    //! one: what the tests check against device().
+    int memory_device() const;
+    int last_call_device() const;
     //! The processor's algorithm ("direct", "fft", ...).
     const char* method() const;
 
@@ -75,6 +81,9 @@ private:
     struct impl;
     std::unique_ptr<impl> d_impl;
 };
+
+//! True for the error of a CUDA or cuFFT allocation that found too little memory.
+bool is_out_of_memory(const std::exception& e);
 
 namespace testing {
 //! Test hook: call calls+1 of process() of each host_stream made afterwards issues an
