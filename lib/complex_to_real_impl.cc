@@ -30,9 +30,8 @@ complex_to_real::sptr complex_to_real::make(int vlen, int device, int batch_size
 }
 
 complex_to_real_impl::complex_to_real_impl(int vlen, int device, int batch_size)
-    : gr::sync_block("gpu_complex_to_real",
-                     port_of<gr_complex>(vlen),
-                     port_of<float>(vlen)),
+    : gr::sync_block(
+          "gpu_complex_to_real", port_of<gr_complex>(vlen), port_of<float>(vlen)),
       gpu_block<complex_to_real>(device,
                                  { 1, 1 },
                                  items_per_batch(batch_size, vlen),

@@ -82,7 +82,8 @@ private:
 
 block_core::backends quadrature_demod_backend::make(float gain)
 {
-    return { [gain](int device, std::size_t max_chunk) -> std::unique_ptr<cuda::host_stream> {
+    return { [gain](int device,
+                    std::size_t max_chunk) -> std::unique_ptr<cuda::host_stream> {
                 return std::make_unique<cuda::quadrature_demod_stream>(
                     device, gain, 1, max_chunk);
             },
@@ -101,7 +102,8 @@ void quadrature_demod_backend::set_gain(block_core& core, float gain)
 
 block_core::backends complex_to_real_backend::make(int vlen)
 {
-    return { [vlen](int device, std::size_t max_chunk) -> std::unique_ptr<cuda::host_stream> {
+    return { [vlen](int device,
+                    std::size_t max_chunk) -> std::unique_ptr<cuda::host_stream> {
                 return std::make_unique<cuda::complex_to_real_stream>(
                     device, static_cast<unsigned>(vlen), max_chunk);
             },

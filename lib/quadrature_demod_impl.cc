@@ -8,7 +8,8 @@
 namespace gr {
 namespace gpufilter {
 
-quadrature_demod_cf::sptr quadrature_demod_cf::make(float gain, int device, int batch_size)
+quadrature_demod_cf::sptr
+quadrature_demod_cf::make(float gain, int device, int batch_size)
 {
     return gnuradio::make_block_sptr<quadrature_demod_cf_impl>(gain, device, batch_size);
 }

@@ -34,11 +34,9 @@ std::size_t complex_to_real_engine::process(const void* const* in,
         return 0;
     const long long total = static_cast<long long>(n) * d_vlen;
     const int threads = 256;
-    complex_to_real_kernels::real_part<<<std::min(blocks_for(total, threads), 8192u),
-                               threads,
-                               0,
-                               s>>>(
-        static_cast<const float2*>(in[0]), static_cast<float*>(out[0]), total);
+    complex_to_real_kernels::
+        real_part<<<std::min(blocks_for(total, threads), 8192u), threads, 0, s>>>(
+            static_cast<const float2*>(in[0]), static_cast<float*>(out[0]), total);
     GPUFILTER_CHECK_LAUNCH();
     return n;
 }

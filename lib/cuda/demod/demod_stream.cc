@@ -22,9 +22,8 @@ quadrature_demod_stream::quadrature_demod_stream(int device,
                                                  float gain,
                                                  unsigned channels,
                                                  std::size_t max_chunk)
-    : host_stream(device,
-                  make_on<quadrature_demod_engine>(device, gain, channels),
-                  max_chunk)
+    : host_stream(
+          device, make_on<quadrature_demod_engine>(device, gain, channels), max_chunk)
 {
 }
 

@@ -75,9 +75,9 @@ private:
     unsigned d_channels;
     demod_layout d_layout;
     port_layout d_ports;
-    device_buffer<float> d_table;   // fast_atan2f_table()
-    device_buffer<complex> d_prev;  // two rows of channels samples, ping-pong
-    int d_current = 0;              // the row that holds the previous samples
+    device_buffer<float> d_table;  // fast_atan2f_table()
+    device_buffer<complex> d_prev; // two rows of channels samples, ping-pong
+    int d_current = 0;             // the row that holds the previous samples
 };
 
 } // namespace cuda

@@ -2,9 +2,10 @@
 #ifndef INCLUDED_GPUFILTER_CUDA_QUADRATURE_DEMOD_KERNELS_CUH
 #define INCLUDED_GPUFILTER_CUDA_QUADRATURE_DEMOD_KERNELS_CUH
 
-// Device code of the quadrature demodulator (both layouts). Memory-bound: one pass over the input, one over the
-// output; the previous sample of a thread's output is its neighbour's input (a cache
-// hit), except at the start of a call, where it comes from the kept history.
+// Device code of the quadrature demodulator (both layouts). Memory-bound: one pass over
+// the input, one over the output; the previous sample of a thread's output is its
+// neighbour's input (a cache hit), except at the start of a call, where it comes from the
+// kept history.
 
 #include "quadrature_math.h"
 #include <cuda_runtime.h>
@@ -20,10 +21,10 @@ constexpr int block_threads = 256;
 struct demod_args {
     const float2* in;
     float* out;
-    const float2* prev;   // channels samples: each channel's sample before this call
-    float2* next_prev;    // the other history row: each channel's last sample
-    const float* table;   // fast_atan2f_table()
-    long long n;          // items (samples per channel) in this call
+    const float2* prev; // channels samples: each channel's sample before this call
+    float2* next_prev;  // the other history row: each channel's last sample
+    const float* table; // fast_atan2f_table()
+    long long n;        // items (samples per channel) in this call
     long long channels;
     float gain;
 };

@@ -69,8 +69,8 @@ double max_angle_error(const std::vector<float>& got,
     double worst = 0;
     for (std::size_t i = 0; i < want.size(); ++i) {
         const double e = std::abs(angle_diff(got[i] / gain, want[i] / gain));
-        worst = std::isnan(e) ? std::numeric_limits<double>::infinity()
-                              : std::max(worst, e);
+        worst =
+            std::isnan(e) ? std::numeric_limits<double>::infinity() : std::max(worst, e);
     }
     return worst;
 }
@@ -108,12 +108,13 @@ std::vector<float> run_interleaved(cuda::processor& p,
     const std::size_t n_items = x.size() / item;
     cuda::stream s;
     cuda::device_buffer<complex> d_in(std::max<std::size_t>(x.size(), 1));
-    GPUFILTER_CHECK(
-        cudaMemcpy(d_in.get(), x.data(), x.size() * sizeof(complex), cudaMemcpyHostToDevice));
+    GPUFILTER_CHECK(cudaMemcpy(
+        d_in.get(), x.data(), x.size() * sizeof(complex), cudaMemcpyHostToDevice));
     const std::size_t cap = (n_items + 64) * item;
     cuda::device_buffer<float> d_out(cap);
     std::vector<float> y(cap, nan_f);
-    GPUFILTER_CHECK(cudaMemcpy(d_out.get(), y.data(), d_out.bytes(), cudaMemcpyHostToDevice));
+    GPUFILTER_CHECK(
+        cudaMemcpy(d_out.get(), y.data(), d_out.bytes(), cudaMemcpyHostToDevice));
     GPUFILTER_CHECK(cudaDeviceSynchronize());
     std::size_t consumed = 0;
     for (std::size_t call = 0; consumed < n_items; ++call) {
@@ -126,7 +127,8 @@ std::vector<float> run_interleaved(cuda::processor& p,
         consumed += n;
     }
     s.synchronize();
-    GPUFILTER_CHECK(cudaMemcpy(y.data(), d_out.get(), d_out.bytes(), cudaMemcpyDeviceToHost));
+    GPUFILTER_CHECK(
+        cudaMemcpy(y.data(), d_out.get(), d_out.bytes(), cudaMemcpyDeviceToHost));
     std::size_t written_past = 0;
     for (std::size_t i = n_items * item; i < y.size(); ++i)
         written_past += !std::isnan(y[i]);
@@ -269,12 +271,15 @@ TEST_F(demod_test, many_channels_channel_major)
             // One call: C rows of n samples.
             const auto rows = nonzero_samples(n * C, rng);
             for (unsigned c = 0; c < C; ++c)
-                chan[c].insert(chan[c].end(), rows.begin() + c * n, rows.begin() + (c + 1) * n);
+                chan[c].insert(
+                    chan[c].end(), rows.begin() + c * n, rows.begin() + (c + 1) * n);
             cuda::device_buffer<complex> d_in(std::max<std::size_t>(rows.size(), 1));
             cuda::device_buffer<float> d_out(n * C + 64);
             std::vector<float> y(n * C + 64, nan_f);
-            GPUFILTER_CHECK(cudaMemcpy(
-                d_in.get(), rows.data(), rows.size() * sizeof(complex), cudaMemcpyHostToDevice));
+            GPUFILTER_CHECK(cudaMemcpy(d_in.get(),
+                                       rows.data(),
+                                       rows.size() * sizeof(complex),
+                                       cudaMemcpyHostToDevice));
             GPUFILTER_CHECK(
                 cudaMemcpy(d_out.get(), y.data(), d_out.bytes(), cudaMemcpyHostToDevice));
             const void* in = d_in.get();
@@ -292,8 +297,10 @@ TEST_F(demod_test, many_channels_channel_major)
         std::size_t mismatched = 0;
         for (unsigned c = 0; c < C; ++c) {
             worst = std::max(
-                worst, max_angle_error(got[c], reference_demod(chan[c], gain, 0.0), gain));
-            mismatched += bit_mismatches(got[c], emulate_demod(chan[c], gain, complex(0, 0)));
+                worst,
+                max_angle_error(got[c], reference_demod(chan[c], gain, 0.0), gain));
+            mismatched +=
+                bit_mismatches(got[c], emulate_demod(chan[c], gain, complex(0, 0)));
         }
         EXPECT_LT(worst, atan_tolerance) << "channels " << C;
         EXPECT_EQ(mismatched, 0u) << "channels " << C;
@@ -309,15 +316,16 @@ TEST_F(demod_test, set_history_and_set_gain_between_calls)
     // Gain changes at call boundaries; the history is set before the first call.
     std::vector<std::pair<std::size_t, float>> gains; // (first item, gain)
     std::size_t call = 0;
-    const auto y = run_interleaved(e, x, C, uneven_calls, [&](std::size_t consumed, cudaStream_t s) {
-        if (call == 0) {
-            const void* h = hist.data();
-            e.set_history(&h, s);
-        }
-        const float g = 0.5f + 0.25f * (call++ % 5);
-        e.set_gain(g);
-        gains.emplace_back(consumed, g);
-    });
+    const auto y =
+        run_interleaved(e, x, C, uneven_calls, [&](std::size_t consumed, cudaStream_t s) {
+            if (call == 0) {
+                const void* h = hist.data();
+                e.set_history(&h, s);
+            }
+            const float g = 0.5f + 0.25f * (call++ % 5);
+            e.set_gain(g);
+            gains.emplace_back(consumed, g);
+        });
     double worst = 0;
     for (unsigned c = 0; c < C; ++c) {
         const auto xc = channel_of(x, C, c);
@@ -331,7 +339,8 @@ TEST_F(demod_test, set_history_and_set_gain_between_calls)
         }
     }
     EXPECT_LT(worst, atan_tolerance);
-    EXPECT_THROW(e.set_gain(std::numeric_limits<float>::infinity()), std::invalid_argument);
+    EXPECT_THROW(e.set_gain(std::numeric_limits<float>::infinity()),
+                 std::invalid_argument);
 }
 
 TEST_F(demod_test, host_stream_in_sub_chunks)

@@ -18,5 +18,4 @@ Args:
     device: CUDA device index, device_auto (-1: first GPU, else CPU) or device_cpu (-2)
     batch_size: input samples per GPU transfer (>= 1); latency/throughput trade-off)doc";
 
-static const char* __doc_gr_gpufilter_complex_to_real_vlen =
-    R"doc(Samples per item.)doc";
+static const char* __doc_gr_gpufilter_complex_to_real_vlen = R"doc(Samples per item.)doc";
