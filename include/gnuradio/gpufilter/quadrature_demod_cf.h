@@ -19,10 +19,12 @@ namespace gpufilter {
  * Same argument, output, history (2) and tags as gr-analog's block:
  * out[i] = gain * arg(in[i] * conj(in[i-1])), with the arctangent of gr::fast_atan2f
  * (a table with linear interpolation, within 1.6e-6 rad of atan2), step by step as
- * gr-analog computes it. Where GNU Radio's volk multiplies with FMA (x86-64 with
- * AVX2/FMA) the GPU's outputs are gr-analog's bit for bit; elsewhere they differ by
- * about 1e-7 rad times the gain. With no usable CUDA device (or device = device_cpu)
- * it runs gr-analog's own arithmetic (volk and gr::fast_atan2f).
+ * gr-analog computes it. The GPU's outputs equal gr-analog's, or differ from them by
+ * about 1e-7 rad times the gain where volk rounds the conjugate product otherwise
+ * (volk picks its kernel by processor; on an x86-64 host with AVX2/FMA, 99.995 % of
+ * the test outputs were equal, all within 5e-7 rad times the gain). With no usable CUDA
+ * device (or device = device_cpu) it runs gr-analog's own arithmetic (volk and
+ * gr::fast_atan2f).
  */
 class GPUFILTER_API quadrature_demod_cf : virtual public gr::sync_block,
                                           public gpu_options

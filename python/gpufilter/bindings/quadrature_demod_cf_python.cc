@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(quadrature_demod_cf.h)                                     */
-/* BINDTOOL_HEADER_FILE_HASH(eff4ecc14d200761ed263ab75ae59f24) */
+/* BINDTOOL_HEADER_FILE_HASH(46609af89dd9d0da6a794782fb193c81) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

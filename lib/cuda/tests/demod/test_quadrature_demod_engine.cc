@@ -35,13 +35,16 @@ const float nan_f = std::numeric_limits<float>::quiet_NaN();
 //! a - b as angles: in [-pi, pi].
 double angle_diff(double a, double b) { return std::remainder(a - b, 2 * M_PI); }
 
-//! Channel c's float64 reference: gain * arg(x[t] * conj(x[t-1])), x[-1] = prev.
+//! Channel c's float64 reference: gain * arg(x[t] * conj(x[t-1])), x[-1] = prev. A
+//! zero product gives 0, as gr's fast_atan2f(0, 0) (std::arg of a product with signed
+//! zeros can be pi).
 std::vector<double> reference_demod(const std::vector<complex>& x, double gain, cd prev)
 {
     std::vector<double> y(x.size());
     for (std::size_t t = 0; t < x.size(); ++t) {
         const cd cur = widen(x[t]);
-        y[t] = gain * std::arg(cur * std::conj(prev));
+        const cd product = cur * std::conj(prev);
+        y[t] = product == cd(0, 0) ? 0.0 : gain * std::arg(product);
         prev = cur;
     }
     return y;
@@ -202,6 +205,23 @@ TEST(demod_math, fast_atan2_is_within_its_bound_of_atan2)
     EXPECT_FLOAT_EQ(cuda::quadrature::fast_atan2(3.0f, 0.0f, table.data()), M_PI / 2);
     EXPECT_FLOAT_EQ(cuda::quadrature::fast_atan2(-3.0f, 0.0f, table.data()), -M_PI / 2);
     EXPECT_FLOAT_EQ(cuda::quadrature::fast_atan2(0.0f, -1.0f, table.data()), M_PI);
+}
+
+TEST(demod_math, emulation_matches_the_reference_from_a_zero_history)
+{
+    // What the GPU tests compare: the kernel's arithmetic (which the GPU must equal
+    // bit for bit) against the float64 reference, from GNU Radio's zero history.
+    std::mt19937 g(7);
+    for (const float gain : { 1.0f, -0.75f, 300.0f }) {
+        for (int run = 0; run < 200; ++run) {
+            const auto x = nonzero_samples(50, g);
+            EXPECT_LT(max_angle_error(emulate_demod(x, gain, complex(0, 0)),
+                                      reference_demod(x, gain, 0.0),
+                                      gain),
+                      atan_tolerance);
+            EXPECT_EQ(emulate_demod(x, gain, complex(0, 0))[0], 0.0f);
+        }
+    }
 }
 
 TEST(demod_parameters, bad_arguments_throw_before_the_gpu)

@@ -8,9 +8,9 @@ gnuradio.analog.quadrature_demod_cf.
 
 Same argument, output, history and tags as gr-analog's block:
 out[i] = gain * arg(in[i] * conj(in[i-1])), with gr's fast_atan2f (within 1.6e-6 rad
-of atan2), computed step by step as gr-analog does. Where GNU Radio's volk multiplies
-with FMA (x86-64 with AVX2/FMA) the GPU's outputs are gr-analog's bit for bit;
-elsewhere they differ by about 1e-7 rad times the gain. Without a usable CUDA device
+of atan2), computed step by step as gr-analog does. The GPU's outputs equal
+gr-analog's, or differ from them by about 1e-7 rad times the gain where volk rounds
+the conjugate product otherwise (volk picks its kernel by processor). Without a usable CUDA device
 (or device=device_cpu) it runs gr-analog's own arithmetic.)doc";
 
 static const char* __doc_gr_gpufilter_quadrature_demod_cf_make =
