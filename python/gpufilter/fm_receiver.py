@@ -5,11 +5,16 @@ as one hier block (complex baseband in, 48 kHz audio out) and the IQ file source
 Chains (see docs/fm_receiver.md):
   classic  the GPU FM experiment of Smirnov and Chiueh: frequency-translating FIR
            (complex band-pass, station at +IF) -> complex to real -> Hilbert ->
-           quadrature demod -> FIR low-pass/decimator to audio (-> de-emphasis)
+           quadrature demod -> FIR low-pass/decimator to audio -> remove the IF's
+           constant -> de-emphasis
   wbfm     frequency-translating channel filter/decimator -> quadrature demod ->
-           de-emphasis -> FIR audio decimator
+           FIR audio decimator -> de-emphasis
+From the first filter to the audio decimator every stage is one of our blocks (on a
+GPU: the samples never meet a CPU block between them); the cheap stages at 48 kHz
+(IF removal, de-emphasis, resampler) are GNU Radio's.
 Backends: "gpu" (our blocks, device_auto), "fallback" (our blocks, device_cpu: their
-CPU path) and "cpu" (gr-filter's own blocks; what --cpu builds).
+CPU path) and "cpu" (GNU Radio's own blocks: gr-filter, gr-analog, gr-blocks; what
+--cpu builds).
 """
 
 import collections
@@ -177,6 +182,7 @@ class fm_receiver(gr.hier_block2):
             return blk
 
         lib = filter if backend == "cpu" else None
+        gain = p.channel_rate / (2 * np.pi * DEVIATION)
         audio_taps = lowpass_taps(taps, AUDIO_CUTOFF, p.channel_rate)
         if chain == "wbfm":
             ch_taps = lowpass_taps(taps, HALF_CHANNEL, rate)
@@ -188,9 +194,13 @@ class fm_receiver(gr.hier_block2):
                 xlate = ours(gpu.freq_xlating_fir_filter_ccf, rate, p.channel_decim,
                              ch_taps, offset, rate)
                 afir = ours(gpu.fir_filter_fff, p.channel_rate, p.audio_decim, audio_taps)
-            demod = analog.quadrature_demod_cf(p.channel_rate / (2 * np.pi * DEVIATION))
-            deemph = analog.fm_deemph(p.channel_rate, TAU)
-            stages = [xlate, demod, deemph, afir]
+            demod = (analog.quadrature_demod_cf(gain) if lib else
+                     ours(gpu.quadrature_demod_cf, p.channel_rate, gain))
+            # De-emphasis after the audio decimator, at 48 kHz: the stages are linear
+            # and time-invariant below the audio cut-off, so the order does not change
+            # the audio, and the GPU stages stay next to each other.
+            audio_rate = p.channel_rate / p.audio_decim
+            stages = [xlate, demod, afir, analog.fm_deemph(audio_rate, TAU)]
         else:
             # Station at +IF after translation; the complex band-pass rejects the mirror
             # at -IF, so complex_to_real (which folds -f onto +f) keeps the station
@@ -200,20 +210,25 @@ class fm_receiver(gr.hier_block2):
             if lib:
                 xlate = filter.freq_xlating_fir_filter_ccc(p.channel_decim, ch_taps,
                                                            offset - p.if_hz, rate)
+                to_real = blocks.complex_to_real()
                 hil = filter.hilbert_fc(hil_taps)
+                demod = analog.quadrature_demod_cf(gain)
                 afir = filter.fir_filter_fff(p.audio_decim, audio_taps)
             else:
                 xlate = ours(gpu.freq_xlating_fir_filter_ccc, rate, p.channel_decim,
                              ch_taps, offset - p.if_hz, rate)
+                to_real = ours(gpu.complex_to_real, p.channel_rate, 1)
                 hil = ours(gpu.hilbert_fc, p.channel_rate, hil_taps,
                            window.WIN_HAMMING, 6.76)
+                demod = ours(gpu.quadrature_demod_cf, p.channel_rate, gain)
                 afir = ours(gpu.fir_filter_fff, p.channel_rate, p.audio_decim, audio_taps)
-            demod = analog.quadrature_demod_cf(p.channel_rate / (2 * np.pi * DEVIATION))
-            # The demodulated station sits on a constant IF/deviation: remove it.
+            # The demodulated station sits on a constant IF/deviation: remove it after
+            # the audio filter (its DC gain is 1), where it costs a tenth and leaves the
+            # GPU stages next to each other.
             dc = blocks.add_const_ff(-p.if_hz / DEVIATION)
             # The experiment had no de-emphasis; the band is pre-emphasised, so undo it
             # at 48 kHz, where this IIR costs least (LTI stages commute).
-            stages = [xlate, blocks.complex_to_real(), hil, demod, dc, afir,
+            stages = [xlate, to_real, hil, demod, afir, dc,
                       analog.fm_deemph(p.channel_rate / p.audio_decim, TAU)]
         if p.resample:
             stages.append(filter.rational_resampler_fff(*p.resample))

@@ -90,19 +90,36 @@ class qa_fm_receiver(gr_unittest.TestCase):
 
     def test_001_wbfm_gpu(self):
         skip_without_gpu(self)
-        for rx in self.check_chain("wbfm", "gpu"):
+        receivers = self.check_chain("wbfm", "gpu")
+        self.check_our_blocks_up_to_the_audio_filter(receivers, "wbfm")
+        for rx in receivers:
             self.assertTrue(rx.on_gpu())
 
     def test_002_classic_gpu(self):
         skip_without_gpu(self)
-        for rx in self.check_chain("classic", "gpu"):
+        receivers = self.check_chain("classic", "gpu")
+        self.check_our_blocks_up_to_the_audio_filter(receivers, "classic")
+        for rx in receivers:
             self.assertTrue(rx.on_gpu())
 
+    def check_our_blocks_up_to_the_audio_filter(self, receivers, chain):
+        """Every stage from the first filter to the audio decimator is one of our
+        blocks (so on a GPU, no CPU block sits between them); the rest is not."""
+        for rx in receivers:
+            ours = {id(b) for b in rx.gpu_blocks}
+            kinds = [id(s) in ours for s in rx.stages]
+            n = {"wbfm": 3, "classic": 5}[chain]  # xlate .. audio FIR
+            self.assertEqual(kinds[:n], [True] * n, (chain, rx.stages))
+            self.assertFalse(any(kinds[n:]), (chain, rx.stages))
+            self.assertEqual(rx.stages[n - 1].name(), "gpu_fir_filter_fff")
+
     def test_003_wbfm_cpu_fallback(self):
-        self.check_chain("wbfm", "fallback")
+        receivers = self.check_chain("wbfm", "fallback")
+        self.check_our_blocks_up_to_the_audio_filter(receivers, "wbfm")
 
     def test_004_classic_cpu_fallback(self):
-        self.check_chain("classic", "fallback")
+        receivers = self.check_chain("classic", "fallback")
+        self.check_our_blocks_up_to_the_audio_filter(receivers, "classic")
 
     def test_005_wbfm_gr_filter(self):
         self.check_chain("wbfm", "cpu")

@@ -45,8 +45,11 @@ class qa_grc(grcc_test_case):
             XLATING_FLOWGRAPH,
             ["gpufilter.hilbert_fc(65, window.WIN_HAMMING",
              "gpufilter.freq_xlating_fir_filter_ccf(4, taps, 3000",
-             "(self.gpufilter_freq_xlating_fir_filter_xxx_0, 'freq')"])
-        self.assertIn("set_taps(self.taps)", generated)  # the setter callback
+             "(self.gpufilter_freq_xlating_fir_filter_xxx_0, 'freq')",
+             "gpufilter.quadrature_demod_cf(demod_gain, (-1), 4096)",
+             "gpufilter.complex_to_real(1, (-1), 4096)"])
+        self.assertIn("set_taps(self.taps)", generated)  # the setter callbacks
+        self.assertIn("set_gain(self.demod_gain)", generated)
         # A message source never finishes, so GNU Radio would wait for it forever
         # (gr-filter's block too): run the generated top block until head is done.
         driver = XLATING_DRIVER.format(script=script)

@@ -10,6 +10,7 @@ namespace py = pybind11;
 // Headers for binding functions
 /**************************************/
 // BINDING_FUNCTION_PROTOTYPES(
+void bind_complex_to_real(py::module& m);
 void bind_device(py::module& m);
 void bind_gpu_options(py::module& m);
 void bind_fft_filter(py::module& m);
@@ -21,6 +22,7 @@ void bind_nlms_filter_ff(py::module& m);
 void bind_pfb_channelizer_ccf(py::module& m);
 void bind_pfb_channelizer_vcf(py::module& m);
 void bind_pfb_decimator_ccf(py::module& m);
+void bind_quadrature_demod_cf(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() returns NULL on newer Pythons; wrapped so the module init compiles.
@@ -43,6 +45,7 @@ PYBIND11_MODULE(gpufilter_python, m)
     // BINDING_FUNCTION_CALLS(
     bind_device(m);
     bind_gpu_options(m); // before the blocks: it is their base
+    bind_complex_to_real(m);
     bind_fft_filter(m);
     bind_fir_filter(m);
     bind_freq_xlating_fir_filter(m);
@@ -52,5 +55,6 @@ PYBIND11_MODULE(gpufilter_python, m)
     bind_pfb_channelizer_ccf(m);
     bind_pfb_channelizer_vcf(m);
     bind_pfb_decimator_ccf(m);
+    bind_quadrature_demod_cf(m);
     // ) END BINDING_FUNCTION_CALLS
 }

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/***********************************************************************************/
+/* Written by hand; the hash below is checked at build time so that a change to   */
+/* the header without a matching change here fails the build.                      */
+/* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
+/* BINDTOOL_USE_PYGCCXML(0)                                                        */
+/* BINDTOOL_HEADER_FILE(quadrature_demod_cf.h)                                     */
+/* BINDTOOL_HEADER_FILE_HASH(46609af89dd9d0da6a794782fb193c81) */
+/***********************************************************************************/
+
+#include <pybind11/pybind11.h>
+
+namespace py = pybind11;
+
+#include <gnuradio/gpufilter/quadrature_demod_cf.h>
+// pydoc.h is automatically generated in the build directory
+#include <quadrature_demod_cf_pydoc.h>
+
+void bind_quadrature_demod_cf(py::module& m)
+{
+    using gr::gpufilter::quadrature_demod_cf;
+
+    py::class_<quadrature_demod_cf,
+               gr::sync_block,
+               gr::block,
+               gr::basic_block,
+               gr::gpufilter::gpu_options,
+               std::shared_ptr<quadrature_demod_cf>>(
+        m, "quadrature_demod_cf", D(quadrature_demod_cf))
+        .def(py::init(&quadrature_demod_cf::make),
+             py::arg("gain"),
+             py::arg("device") = gr::gpufilter::device_auto,
+             py::arg("batch_size") = gr::gpufilter::default_batch_size,
+             D(quadrature_demod_cf, make))
+        .def("set_gain",
+             &quadrature_demod_cf::set_gain,
+             py::arg("gain"),
+             D(quadrature_demod_cf, set_gain))
+        .def("gain", &quadrature_demod_cf::gain, D(quadrature_demod_cf, gain));
+}
