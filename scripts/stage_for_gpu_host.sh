@@ -22,6 +22,15 @@ find "$build" -maxdepth 4 -type f -executable \( -name 'test_*' -o -name 'bench_
 # The test suite's fault-injection module (built for tests, never installed) goes
 # beside the staged gnuradio package, where the Python tests import it from.
 module_dir=$(find .gpu/stage -type d -path '*/gnuradio/gpufilter' | head -1)
-cp "$build"/test_modules/gpufilter_test_hooks*.so "$(dirname "$(dirname "$module_dir")")/"
+site_dir=$(dirname "$(dirname "$module_dir")")
+cp "$build"/test_modules/gpufilter_test_hooks*.so "$site_dir/"
+# The property-based tests need Hypothesis, which the GPU machine lacks: Debian's
+# copy (python3-hypothesis, pure Python) and the packages it imports go there too.
+for package in hypothesis sortedcontainers attr attrs; do
+    source_dir=/usr/lib/python3/dist-packages/$package
+    [[ -d $source_dir ]] || { echo "stage_for_gpu_host: $source_dir missing \
+(apt-get install python3-hypothesis)" >&2; exit 1; }
+    cp -r "$source_dir" "$site_dir/"
+done
 ../shared/gr-runtime/pack --stage .gpu/stage --out .gpu/gr-runtime.tar.xz
 ls -la .gpu/gr-runtime.tar.xz

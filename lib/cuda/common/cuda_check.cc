@@ -70,16 +70,23 @@ std::string describe(const char* library,
       << " at " << file << ":" << line;
     return s.str();
 }
+
+// A failed call (an allocation, say) also leaves its error in the runtime's last-error
+// slot, where the next launch check would find it and blame an innocent launch: take
+// it out. A sticky error (a broken context) stays and shows again anyway.
+void clear_last_error() { static_cast<void>(cudaGetLastError()); }
 } // namespace
 
 void throw_error(cudaError_t err, const char* expr, const char* file, int line)
 {
+    clear_last_error();
     std::string msg = std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err);
     throw cuda_error(describe("CUDA", msg.c_str(), err, expr, file, line), err);
 }
 
 void throw_error(cufftResult err, const char* expr, const char* file, int line)
 {
+    clear_last_error();
     throw cuda_error(describe("cuFFT", cufft_error_name(err), err, expr, file, line),
                      err);
 }
