@@ -44,6 +44,9 @@ pfb_interpolator_ccf_impl::pfb_interpolator_ccf_impl(unsigned interp,
       d_taps(taps)
 {
     set_history(taps_per_filter(interp, taps)); // gr-filter's history: T
+    // Whole inputs per work() call (the output_multiple sync_interpolator sets), also
+    // while batching.
+    d_core.set_output_multiple(static_cast<int>(interp));
 }
 
 void pfb_interpolator_ccf_impl::set_taps(const std::vector<float>& taps)

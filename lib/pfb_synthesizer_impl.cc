@@ -70,6 +70,9 @@ pfb_synthesizer_ccf_impl::pfb_synthesizer_ccf_impl(unsigned numchans,
       d_taps(taps),
       d_map(identity_map((twox ? 2 : 1) * numchans))
 {
+    // Whole steps per work() call, as gr-filter's set_output_multiple(numchans), also
+    // while batching.
+    d_core.set_output_multiple(static_cast<int>(numchans));
 }
 
 void pfb_synthesizer_ccf_impl::set_taps(const std::vector<float>& taps)
