@@ -2,6 +2,7 @@
 #include "parameter_checks.h"
 #include "pfb_interpolator_impl.h"
 #include <gnuradio/io_signature.h>
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -15,6 +16,13 @@ unsigned checked_interp(unsigned interp)
     if (interp < 1)
         throw std::invalid_argument("interp: must be >= 1, got 0");
     return interp;
+}
+
+//! Inputs per transfer: batch_size counts output samples (interp per input), so that a
+//! large interpolation does not multiply the pinned and device memory.
+int per_input_batch(int batch_size, unsigned interp)
+{
+    return std::max(1, batch_size / static_cast<int>(std::max(1u, interp)));
 }
 
 } // namespace
@@ -36,10 +44,11 @@ pfb_interpolator_ccf_impl::pfb_interpolator_ccf_impl(unsigned interp,
                             gr::io_signature::make(1, 1, sizeof(gr_complex)),
                             gr::io_signature::make(1, 1, sizeof(gr_complex)),
                             checked_interp(interp)),
-      gpu_block<pfb_interpolator_ccf>(device,
-                                      { interp, 1 },
-                                      checked_batch_size(batch_size),
-                                      backend::make(interp, checked_finite_taps(taps))),
+      gpu_block<pfb_interpolator_ccf>(
+          device,
+          { interp, 1 },
+          per_input_batch(checked_batch_size(batch_size), interp),
+          backend::make(interp, checked_finite_taps(taps))),
       d_interp(interp),
       d_taps(taps)
 {

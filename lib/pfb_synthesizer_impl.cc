@@ -2,6 +2,7 @@
 #include "parameter_checks.h"
 #include "pfb_synthesizer_impl.h"
 #include <gnuradio/io_signature.h>
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -26,6 +27,13 @@ std::vector<int> identity_map(unsigned n)
     for (unsigned i = 0; i < n; ++i)
         map[i] = static_cast<int>(i);
     return map;
+}
+
+//! Samples per input per transfer: batch_size counts the wideband (output) side, as
+//! the channelizer's does, so that thousands of inputs do not multiply the memory.
+int per_input_batch(int batch_size, unsigned numchans)
+{
+    return std::max(1, batch_size / static_cast<int>(std::max(1u, numchans)));
 }
 
 //! The computation's ports before the topology is known: one per channel.
@@ -60,7 +68,7 @@ pfb_synthesizer_ccf_impl::pfb_synthesizer_ccf_impl(unsigned numchans,
       gpu_block<pfb_synthesizer_ccf>(
           device,
           { numchans, 1 },
-          checked_batch_size(batch_size),
+          per_input_batch(checked_batch_size(batch_size), numchans),
           backend::make(numchans,
                         checked_finite_taps(taps),
                         twox,

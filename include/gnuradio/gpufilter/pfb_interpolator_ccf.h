@@ -31,7 +31,8 @@ public:
      * \param interp      interpolation, the number of filterbank branches (>= 1)
      * \param taps        prototype filter taps (not empty, finite)
      * \param device      CUDA device index, device_auto (-1) or device_cpu (-2)
-     * \param batch_size  input samples per GPU transfer (>= 1)
+     * \param batch_size  output samples per GPU transfer (>= 1): the input sends
+     *                    batch_size/interp, and batch_size() reports that count
      */
     static sptr make(unsigned int interp,
                      const std::vector<float>& taps,

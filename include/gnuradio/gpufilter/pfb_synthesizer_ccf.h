@@ -36,7 +36,9 @@ public:
      * \param taps        prototype filter taps (not empty, finite)
      * \param twox        2x oversampled synthesis (a 2*numchans-point FFT)
      * \param device      CUDA device index, device_auto (-1) or device_cpu (-2)
-     * \param batch_size  input samples per GPU transfer (>= 1)
+     * \param batch_size  output (wideband) samples per GPU transfer (>= 1): each
+     *                    input sends batch_size/numchans, and batch_size() reports
+     *                    that per-input count
      */
     static sptr make(unsigned int numchans,
                      const std::vector<float>& taps,

@@ -2,7 +2,9 @@
 #include "../common/cuda_check.h"
 #include "pfb_synthesizer_engine.h"
 #include "pfb_synthesizer_kernels.cuh"
+#include "pfb_tuning.h"
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -70,6 +72,23 @@ pfb_synthesizer_engine::pfb_synthesizer_engine(unsigned numchans,
       d_fft(d_fft_size, d_chunk_rows)
 {
     d_inv = device_buffer<int>(d_fft_size);
+    d_fused = pfb_fused_supported(d_fft_size) && d_fft_size <= 1024 &&
+              default_pfb_tuning().path != pfb_path::two_pass;
+    if (d_fused) {
+        while ((1 << d_log2p) < d_fft_size)
+            ++d_log2p;
+        std::vector<complex> tw(d_fft_size);
+        for (int m = 0; m < d_fft_size; ++m) {
+            const double angle = 2.0 * M_PI * m / d_fft_size;
+            tw[m] = complex(static_cast<float>(std::cos(angle)),
+                            static_cast<float>(std::sin(angle)));
+        }
+        d_twiddle = device_buffer<complex>(d_fft_size);
+        GPUFILTER_CHECK(cudaMemcpy(d_twiddle.get(),
+                                   tw.data(),
+                                   tw.size() * sizeof(complex),
+                                   cudaMemcpyHostToDevice));
+    }
     stream s;
     set_channel_map(map, s);
     set_taps(taps, s);
@@ -166,19 +185,35 @@ std::size_t pfb_synthesizer_engine::process(const void* const* in,
         const std::size_t count = std::min(d_chunk_rows, n - first);
         complex* rows = d_rows[d_current].get();
         complex* fresh = rows + H;
-        const dim3 gblock(pfb_kernels::gather_tile, 8);
-        const dim3 ggrid(
-            blocks_for(static_cast<long long>(count), pfb_kernels::gather_tile),
-            blocks_for(P, pfb_kernels::gather_tile));
-        pfb_kernels::synth_gather<<<ggrid, gblock, 0, s>>>(
-            reinterpret_cast<const float2* const*>(ports),
-            d_inv.get(),
-            P,
-            static_cast<long long>(first),
-            static_cast<long long>(count),
-            reinterpret_cast<float2*>(fresh));
-        GPUFILTER_CHECK_LAUNCH();
-        d_fft.inverse(fresh, fresh, count, s);
+        if (d_fused) {
+            const long long per_block = pfb_kernels::fused_elems / P;
+            pfb_kernels::
+                synth_gather_fft<<<blocks_for(static_cast<long long>(count), per_block),
+                                   pfb_kernels::fused_threads,
+                                   pfb_kernels::fused_smem_bytes,
+                                   s>>>(reinterpret_cast<const float2* const*>(ports),
+                                        d_inv.get(),
+                                        d_log2p,
+                                        reinterpret_cast<const float2*>(d_twiddle.get()),
+                                        static_cast<long long>(first),
+                                        static_cast<long long>(count),
+                                        reinterpret_cast<float2*>(fresh));
+            GPUFILTER_CHECK_LAUNCH();
+        } else {
+            const dim3 gblock(pfb_kernels::gather_tile, 8);
+            const dim3 ggrid(
+                blocks_for(static_cast<long long>(count), pfb_kernels::gather_tile),
+                blocks_for(P, pfb_kernels::gather_tile));
+            pfb_kernels::synth_gather<<<ggrid, gblock, 0, s>>>(
+                reinterpret_cast<const float2* const*>(ports),
+                d_inv.get(),
+                P,
+                static_cast<long long>(first),
+                static_cast<long long>(count),
+                reinterpret_cast<float2*>(fresh));
+            GPUFILTER_CHECK_LAUNCH();
+            d_fft.inverse(fresh, fresh, count, s);
+        }
 
         constexpr int S = pfb_kernels::synth_steps;
         const long long groups =

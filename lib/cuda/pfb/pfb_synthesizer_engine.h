@@ -58,6 +58,10 @@ public:
                         cudaStream_t s) override;
     const char* method() const override { return "pfb"; }
 
+    //! Whether the channel gather and the inverse FFT run as one kernel (P a power of
+    //! two in [2, 1024], unless default_pfb_tuning() says two_pass), else the gather
+    //! kernel and cuFFT.
+    bool fused() const { return d_fused; }
     unsigned numchans() const { return d_numchans; }
     bool twox() const { return d_twox == 2; }
     int taps_per_filter() const { return d_taps_per_filter; }
@@ -82,6 +86,9 @@ private:
     device_buffer<complex> d_rows[2]; // (T - 1 + d_chunk_rows) rows of P
     int d_current = 0;
     int d_parity = 0; // gr-filter's d_state at the next step
+    bool d_fused = false;
+    int d_log2p = 0;
+    device_buffer<complex> d_twiddle; // fused: exp(+2 pi i m / P), m < P
 
     struct table {
         std::vector<const void*> key;

@@ -6,6 +6,7 @@
 // rows) and the branch filters down the columns of the transformed rows.
 
 #include "../common/device_math.cuh"
+#include "polyphase_kernels.cuh"
 #include <cuda_runtime.h>
 
 namespace gr {
@@ -49,6 +50,55 @@ __global__ void synth_gather(const float2* const* __restrict__ ports,
         if (r < count && b < P)
             rows[r * P + b] = tile[threadIdx.x][yy];
     }
+}
+
+/*!
+ * synth_gather and the inverse FFT in one kernel, for P a power of two in [2, 1024]:
+ * block b gathers steps [b*rows, b*rows + rows), rows = fused_elems / P, from the
+ * ports into shared memory (consecutive threads read consecutive steps of one port),
+ * transforms every row in place with the channelizer's Stockham passes (fft_pass:
+ * unscaled, exp(+j)), and writes the valid rows out coalesced. One read of the inputs
+ * and one write of the rows instead of the gather's write and cuFFT's read and write.
+ */
+__global__ void __launch_bounds__(fused_threads)
+    synth_gather_fft(const float2* const* __restrict__ ports,
+                     const int* __restrict__ inv,
+                     int log2P,
+                     const float2* __restrict__ twiddle,
+                     long long first,
+                     long long count,
+                     float2* __restrict__ rows_out)
+{
+    extern __shared__ float4 storage[];
+    float2* buf = reinterpret_cast<float2*>(storage);
+    const int tid = threadIdx.x;
+    const int log2rows = 12 - log2P; // fused_elems = 4096
+    const int rows = 1 << log2rows;
+    const long long step0 = static_cast<long long>(blockIdx.x) * rows;
+    const int nb = static_cast<int>(min(static_cast<long long>(rows), count - step0));
+    for (int e = tid; e < fused_elems; e += fused_threads) {
+        const int bin = e >> log2rows;
+        const int r = e & (rows - 1);
+        float2 v = make_float2(0.0f, 0.0f);
+        if (r < nb) {
+            const int port = inv[bin];
+            if (port >= 0)
+                v = ports[port][first + step0 + r];
+        }
+        buf[fused_pad((r << log2P) + bin)] = v;
+    }
+    __syncthreads();
+    int log2Ns = 0;
+    if (log2P & 1)
+        log2Ns = fft_pass<2>(buf, log2P, log2Ns, twiddle);
+    if ((log2P - log2Ns) & 2)
+        log2Ns = fft_pass<4>(buf, log2P, log2Ns, twiddle);
+    while (log2Ns < log2P)
+        log2Ns = fft_pass<16>(buf, log2P, log2Ns, twiddle);
+    const int total = nb << log2P;
+    float2* dst = rows_out + (step0 << log2P);
+    for (int e = tid; e < total; e += fused_threads)
+        dst[e] = buf[fused_pad(e)];
 }
 
 constexpr int synth_threads = 256;

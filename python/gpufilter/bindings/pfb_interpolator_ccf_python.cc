@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(pfb_interpolator_ccf.h) */
-/* BINDTOOL_HEADER_FILE_HASH(ff2fdc46172d9249c279ca19914e4965) */
+/* BINDTOOL_HEADER_FILE_HASH(54f75093e1c2ad00b783955816c09223) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(pfb_synthesizer_ccf.h) */
-/* BINDTOOL_HEADER_FILE_HASH(1af662e75b353819ab40033133698501) */
+/* BINDTOOL_HEADER_FILE_HASH(e81f87699b46613ded42625ae55005e7) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

@@ -5,6 +5,7 @@
 // buffers, fed one FFT output each per step.
 
 #include "pfb/pfb_synthesizer_engine.h"
+#include "pfb/pfb_tuning.h"
 #include "pfb_test_support.h"
 #include <gtest/gtest.h>
 #include <deque>
@@ -226,6 +227,34 @@ TEST_F(pfb_synthesizer_test, matches_reference_for_every_shape)
                     << "M=" << M << " ntaps=" << ntaps << " twox=" << twox;
             }
         }
+}
+
+TEST_F(pfb_synthesizer_test, fused_and_two_pass_paths_match_reference)
+{
+    // The fused gather + in-block FFT kernel (P a power of two up to 1024) and the
+    // gather kernel + cuFFT, each forced.
+    auto& tuning = cuda::default_pfb_tuning();
+    const auto saved = tuning.path;
+    for (const auto path : { cuda::pfb_path::fused, cuda::pfb_path::two_pass }) {
+        tuning.path = path;
+        for (const bool twox : { false, true })
+            for (const unsigned M : { 1u, 2u, 4u, 8u, 32u, 64u, 256u, 512u, 1024u }) {
+                const unsigned P = M * (twox ? 2 : 1);
+                {
+                    pfb_synthesizer_engine e(M, { 1.0f }, twox, identity(M));
+                    EXPECT_EQ(e.fused(),
+                              path == cuda::pfb_path::fused && P >= 2 && P <= 1024);
+                }
+                const auto taps = random_taps(M * 5 - 1, rng);
+                const std::size_t steps = M >= 256 ? 40 : 400;
+                const double err = run_and_compare(
+                    M, taps, twox, identity(M), steps, { 7, 1, 13, 64 }, {}, rng);
+                EXPECT_LT(err, tolerance)
+                    << "M=" << M << " twox=" << twox
+                    << " path=" << (path == cuda::pfb_path::fused ? "fused" : "two_pass");
+            }
+    }
+    tuning.path = saved;
 }
 
 TEST_F(pfb_synthesizer_test, channel_maps_fewer_inputs_and_repeats)

@@ -16,7 +16,8 @@ Args:
     interp: interpolation, the number of branch filters (>= 1)
     taps: prototype filter taps (not empty, finite)
     device: CUDA device index, device_auto (-1: first GPU, else CPU) or device_cpu (-2)
-    batch_size: input samples per GPU transfer (>= 1); latency/throughput trade-off)doc";
+    batch_size: output samples per GPU transfer (>= 1), the input sending
+        batch_size/interp (batch_size() reports that); latency/throughput trade-off)doc";
 
 static const char* __doc_gr_gpufilter_pfb_interpolator_ccf_set_taps =
     R"doc(New prototype taps, from the next work() call on, as in gr-filter.)doc";

@@ -19,7 +19,8 @@ Args:
     taps: prototype filter taps (not empty, finite)
     twox: 2x oversampled synthesis (a 2*numchans-point FFT)
     device: CUDA device index, device_auto (-1: first GPU, else CPU) or device_cpu (-2)
-    batch_size: input samples per GPU transfer (>= 1); latency/throughput trade-off)doc";
+    batch_size: output samples per GPU transfer (>= 1), each input sending
+        batch_size/numchans (batch_size() reports that); latency/throughput trade-off)doc";
 
 static const char* __doc_gr_gpufilter_pfb_synthesizer_ccf_set_taps =
     R"doc(New prototype taps from the next work() call on; the branch filters restart from
