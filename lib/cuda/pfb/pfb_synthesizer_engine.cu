@@ -72,8 +72,13 @@ pfb_synthesizer_engine::pfb_synthesizer_engine(unsigned numchans,
       d_fft(d_fft_size, d_chunk_rows)
 {
     d_inv = device_buffer<int>(d_fft_size);
-    d_fused = pfb_fused_supported(d_fft_size) && d_fft_size <= 1024 &&
-              default_pfb_tuning().path != pfb_path::two_pass;
+    // Measured on an H100 (docs/kernels.md): the fused kernel is faster up to 32
+    // points, slower from 256 (its 4096-sample block holds few steps, and cuFFT's
+    // transform is faster there than the in-block passes).
+    const auto path = default_pfb_tuning().path;
+    d_fused =
+        pfb_fused_supported(d_fft_size) && d_fft_size <= 1024 &&
+        (path == pfb_path::fused || (path == pfb_path::automatic && d_fft_size <= 32));
     if (d_fused) {
         while ((1 << d_log2p) < d_fft_size)
             ++d_log2p;

@@ -58,9 +58,10 @@ public:
                         cudaStream_t s) override;
     const char* method() const override { return "pfb"; }
 
-    //! Whether the channel gather and the inverse FFT run as one kernel (P a power of
-    //! two in [2, 1024], unless default_pfb_tuning() says two_pass), else the gather
-    //! kernel and cuFFT.
+    //! Whether the channel gather and the inverse FFT run as one kernel, else the
+    //! gather kernel and cuFFT: default_pfb_tuning()'s path when the engine is made;
+    //! automatic takes the fused kernel for P a power of two in [2, 32] (measured),
+    //! fused wherever it applies (P a power of two in [2, 1024]).
     bool fused() const { return d_fused; }
     unsigned numchans() const { return d_numchans; }
     bool twox() const { return d_twox == 2; }
