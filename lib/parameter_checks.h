@@ -31,6 +31,18 @@ inline double checked_center_freq(double center_freq)
     return center_freq;
 }
 
+//! Not empty, and every tap a finite number (a NaN or infinite tap would make every
+//! output after it NaN).
+inline const std::vector<float>& checked_finite_taps(const std::vector<float>& taps)
+{
+    checked_taps(taps);
+    for (std::size_t k = 0; k < taps.size(); ++k)
+        if (!std::isfinite(taps[k]))
+            throw std::invalid_argument("taps: tap " + std::to_string(k) + " is " +
+                                        std::to_string(taps[k]) + ", must be finite");
+    return taps;
+}
+
 inline int checked_decimation(int decimation)
 {
     if (decimation < 1)

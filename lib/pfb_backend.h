@@ -3,6 +3,8 @@
 #define INCLUDED_GPUFILTER_PFB_BACKEND_H
 
 #include "block_core.h"
+#include <gnuradio/fft/fft.h>
+#include <gnuradio/filter/fir_filter_with_buffer.h>
 #include <gnuradio/filter/polyphase_filterbank.h>
 #include <gnuradio/gr_complex.h>
 #include <cstddef>
@@ -116,6 +118,78 @@ struct pfb_decimator_backend {
                                      bool use_fft_filters);
     static void set_taps(block_core& core, const std::vector<float>& taps);
     static void set_channel(block_core& core, unsigned channel);
+};
+
+// ---- synthesis side: interpolator and synthesizer ----
+
+//! gr-filter's pfb_synthesizer_ccf taps(): numchans lists (set_taps1), or with twox
+//! 2*numchans lists, filter i the odd taps of branch i and numchans+i the even ones
+//! (set_taps2), each ceil(ntaps/numchans) long.
+std::vector<std::vector<float>>
+synthesizer_split(unsigned numchans, const std::vector<float>& taps, bool twox);
+
+/*!
+ * \brief gr-filter's pfb_interpolator_ccf work() on a window (history T-1 old
+ * inputs): the CPU fallback.
+ */
+class cpu_pfb_interpolator final : public cpu_kernel,
+                                   private gr::filter::kernel::polyphase_filterbank
+{
+public:
+    cpu_pfb_interpolator(unsigned interp, const std::vector<float>& taps);
+    std::size_t
+    process(const void* const* windows, std::size_t nnew, void* const* out) override;
+    void set_taps(const std::vector<float>& taps)
+    {
+        polyphase_filterbank::set_taps(taps);
+    }
+};
+
+/*!
+ * \brief gr-filter's pfb_synthesizer_ccf work() (its filters with buffers, its
+ * fft_complex_rev, its 2x mode's d_state) on one window per connected input: the
+ * CPU fallback.
+ */
+class cpu_pfb_synthesizer final : public cpu_kernel
+{
+public:
+    //! port_map: the bin of each connected input.
+    cpu_pfb_synthesizer(unsigned numchans,
+                        const std::vector<float>& taps,
+                        bool twox,
+                        const std::vector<int>& port_map);
+    std::size_t
+    process(const void* const* windows, std::size_t nnew, void* const* out) override;
+    void set_taps(const std::vector<float>& taps);
+    void set_channel_map(const std::vector<int>& port_map);
+
+private:
+    unsigned d_numchans;
+    unsigned d_twox;
+    std::vector<int> d_map;
+    std::vector<gr::filter::kernel::fir_filter_with_buffer_ccf> d_filters;
+    gr::fft::fft_complex_rev d_fft;
+    unsigned d_state = 0;
+};
+
+//! The interpolator block's computation: cuda::pfb_interpolator_stream or
+//! cpu_pfb_interpolator.
+struct pfb_interpolator_backend {
+    static block_core::backends make(unsigned interp, const std::vector<float>& taps);
+    //! New taps from the next call on (the block sets its history, as gr-filter).
+    static void set_taps(block_core& core, const std::vector<float>& taps);
+};
+
+//! The synthesizer block's computation: cuda::pfb_synthesizer_stream or
+//! cpu_pfb_synthesizer, with one input port per port_map entry.
+struct pfb_synthesizer_backend {
+    static block_core::backends make(unsigned numchans,
+                                     const std::vector<float>& taps,
+                                     bool twox,
+                                     const std::vector<int>& port_map);
+    static void set_taps(block_core& core, const std::vector<float>& taps);
+    //! One entry per connected input; another length only between runs.
+    static void set_channel_map(block_core& core, const std::vector<int>& port_map);
 };
 
 } // namespace gpufilter

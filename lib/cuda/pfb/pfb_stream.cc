@@ -3,7 +3,9 @@
 #include "../common/resources.h"
 #include "pfb_channelizer_engine.h"
 #include "pfb_decimator_engine.h"
+#include "pfb_interpolator_engine.h"
 #include "pfb_stream.h"
+#include "pfb_synthesizer_engine.h"
 #include "pfb_types.h"
 #include <memory>
 
@@ -100,6 +102,53 @@ void pfb_decimator_stream<In>::set_channel(unsigned channel)
 {
     cudaStream_t s = compute_stream();
     static_cast<pfb_decimator_engine<In>&>(current()).set_channel(channel, s);
+}
+
+pfb_interpolator_stream::pfb_interpolator_stream(int device,
+                                                 unsigned interp,
+                                                 const std::vector<float>& taps,
+                                                 std::size_t max_chunk)
+    : host_stream(
+          device, make_on<pfb_interpolator_engine>(device, interp, taps), max_chunk)
+{
+}
+
+void pfb_interpolator_stream::set_taps(const std::vector<float>& taps)
+{
+    cudaStream_t s = compute_stream();
+    static_cast<pfb_interpolator_engine&>(current()).set_taps(taps, s);
+}
+
+pfb_synthesizer_stream::pfb_synthesizer_stream(int device,
+                                               unsigned numchans,
+                                               const std::vector<float>& taps,
+                                               bool twox,
+                                               const std::vector<int>& port_map,
+                                               std::size_t max_chunk)
+    : host_stream(device,
+                  make_on<pfb_synthesizer_engine>(device, numchans, taps, twox, port_map),
+                  max_chunk),
+      d_numchans(numchans),
+      d_twox(twox)
+{
+}
+
+void pfb_synthesizer_stream::set_taps(const std::vector<float>& taps)
+{
+    cudaStream_t s = compute_stream();
+    static_cast<pfb_synthesizer_engine&>(current()).set_taps(taps, s);
+}
+
+void pfb_synthesizer_stream::set_channel_map(const std::vector<int>& port_map)
+{
+    cudaStream_t s = compute_stream();
+    auto& engine = static_cast<pfb_synthesizer_engine&>(current());
+    if (port_map.size() == engine.channel_map().size()) {
+        engine.set_channel_map(port_map, s);
+        return;
+    }
+    replace(std::make_unique<pfb_synthesizer_engine>(
+        d_numchans, engine.taps(), d_twox, port_map));
 }
 
 #define GPUFILTER_INSTANTIATE_PFB_CHANNELIZER_STREAM(In) \

@@ -64,6 +64,46 @@ public:
     void set_channel(unsigned channel);
 };
 
+/*!
+ * \brief pfb_interpolator_engine behind a host_stream.
+ */
+class pfb_interpolator_stream : public host_stream
+{
+public:
+    pfb_interpolator_stream(int device,
+                            unsigned interp,
+                            const std::vector<float>& taps,
+                            std::size_t max_chunk);
+
+    //! New taps from the next call on; the caller sets the history again.
+    void set_taps(const std::vector<float>& taps);
+};
+
+/*!
+ * \brief pfb_synthesizer_engine behind a host_stream: one input port per entry of
+ * the map it is given (the block's connected inputs).
+ */
+class pfb_synthesizer_stream : public host_stream
+{
+public:
+    pfb_synthesizer_stream(int device,
+                           unsigned numchans,
+                           const std::vector<float>& taps,
+                           bool twox,
+                           const std::vector<int>& port_map,
+                           std::size_t max_chunk);
+
+    void set_taps(const std::vector<float>& taps);
+    //! A map of the current length changes the bins from the next call on; another
+    //! length changes the number of input ports, with a fresh engine (zero state):
+    //! only between runs.
+    void set_channel_map(const std::vector<int>& port_map);
+
+private:
+    unsigned d_numchans;
+    bool d_twox;
+};
+
 } // namespace cuda
 } // namespace gpufilter
 } // namespace gr

@@ -23,6 +23,8 @@ void bind_pfb_channelizer_ccf(py::module& m);
 void bind_pfb_channelizer_vcf(py::module& m);
 void bind_pfb_decimator_ccf(py::module& m);
 void bind_quadrature_demod_cf(py::module& m);
+void bind_pfb_interpolator_ccf(py::module& m);
+void bind_pfb_synthesizer_ccf(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() returns NULL on newer Pythons; wrapped so the module init compiles.
@@ -56,5 +58,7 @@ PYBIND11_MODULE(gpufilter_python, m)
     bind_pfb_channelizer_vcf(m);
     bind_pfb_decimator_ccf(m);
     bind_quadrature_demod_cf(m);
+    bind_pfb_interpolator_ccf(m);
+    bind_pfb_synthesizer_ccf(m);
     // ) END BINDING_FUNCTION_CALLS
 }

@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+// PFB synthesis side: the polyphase interpolator (interp 4, 16, 64) and synthesizer
+// (16, 256, 1024 channels). Engine rows on device-resident data (CUDA events) with the
+// fraction of the memory roofline of their own input and output bytes; flowgraph rows
+// beside gr-filter's same block and blocks.copy of the same output bytes. Every rate
+// in this family is in OUTPUT samples per second, so a row and its copy row compare
+// the same bytes.
+
+#include "bench.h"
+#include "common/resources.h"
+#include "flowgraph_timer.h"
+#include "pfb/pfb_interpolator_engine.h"
+#include "pfb/pfb_synthesizer_engine.h"
+#include <gnuradio/blocks/copy.h>
+#include <gnuradio/blocks/head.h>
+#include <gnuradio/blocks/null_sink.h>
+#include <gnuradio/blocks/vector_source.h>
+#include <gnuradio/filter/pfb_interpolator_ccf.h>
+#include <gnuradio/filter/pfb_synthesizer_ccf.h>
+#include <gnuradio/gpufilter/pfb_interpolator_ccf.h>
+#include <gnuradio/gpufilter/pfb_synthesizer_ccf.h>
+#include <gnuradio/top_block.h>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+namespace bench {
+namespace cuda = gr::gpufilter::cuda;
+namespace {
+
+const std::vector<int> interps{ 4, 16, 64 };
+const std::vector<int> synth_channels{ 16, 256, 1024 };
+const std::vector<int> taps_per_branch{ 8, 32 };
+
+double median(std::vector<float> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+//! Median time of process() over reps calls, after warm-up calls.
+template <class F>
+double time_calls(const options& o, F&& call)
+{
+    cuda::stream s;
+    cuda::event start(true), stop(true);
+    const int warmup = 2, reps = o.quick ? 3 : 7;
+    std::vector<float> ms;
+    for (int i = 0; i < warmup + reps; ++i) {
+        start.record(s);
+        call(s.get());
+        stop.record(s);
+        stop.synchronize();
+        float t;
+        GPUFILTER_CHECK(cudaEventElapsedTime(&t, start, stop));
+        if (i >= warmup)
+            ms.push_back(t);
+    }
+    return median(ms) / 1e3;
+}
+
+void engine_row(const options& o,
+                const device_info& dev,
+                const std::string& what,
+                int rate,
+                int T,
+                std::size_t outputs,
+                double bytes_per_output,
+                const std::function<double()>& run,
+                std::vector<row>& rows)
+{
+    row r;
+    r.family = "engine";
+    r.type = "ccf";
+    r.taps = rate * T;
+    r.decimation = rate;
+    r.impl = what;
+    r.on_gpu = true;
+    r.bytes_per_sample = bytes_per_output;
+    r.ceiling_msps = dev.mem_bw / bytes_per_output / 1e6;
+    r.ceiling_kind = "roofline (memory, bytes in + out)";
+    try {
+        r.seconds = run();
+        r.samples = outputs;
+        r.msps = outputs / r.seconds / 1e6;
+        r.note = "output samples/s; median of calls of " + std::to_string(outputs) +
+                 " outputs";
+    } catch (const std::exception& e) {
+        r.note = std::string("error: ") + e.what();
+    }
+    std::printf("  %-34s rate=%-5d taps/branch=%-3d %8.3f GS/s out  %5.1f%% of memory "
+                "roofline  %s\n",
+                what.c_str(),
+                rate,
+                T,
+                r.msps / 1e3,
+                r.ceiling_msps > 0 ? 100.0 * r.msps / r.ceiling_msps : 0.0,
+                r.note.c_str());
+    std::fflush(stdout);
+    rows.push_back(r);
+}
+
+void run_engine_rows(const options& o, const device_info& dev, std::vector<row>& rows)
+{
+    cuda::use_device(0);
+    std::printf("pfb synthesis engines on %s\n", dev.name.c_str());
+    const std::size_t outputs = o.quick ? std::size_t(1) << 18 : std::size_t(1) << 26;
+    cuda::device_buffer<cuda::complex> in(outputs), out(outputs);
+    {
+        const auto block = random_samples<cuda::complex>(1 << 20, 4);
+        for (std::size_t at = 0; at < outputs; at += block.size())
+            GPUFILTER_CHECK(
+                cudaMemcpy(in.get() + at,
+                           block.data(),
+                           std::min(block.size(), outputs - at) * sizeof(cuda::complex),
+                           cudaMemcpyHostToDevice));
+    }
+    for (const int L : interps)
+        for (const int T : taps_per_branch) {
+            const std::size_t n = outputs / L;
+            engine_row(
+                o,
+                dev,
+                "gpufilter pfb_interpolator engine",
+                L,
+                T,
+                n * L,
+                8.0 + 8.0 / L,
+                [&] {
+                    cuda::pfb_interpolator_engine e(L, random_samples<float>(L * T, 5));
+                    const void* src[] = { in.get() };
+                    void* dst[] = { out.get() };
+                    return time_calls(o,
+                                      [&](cudaStream_t s) { e.process(src, n, dst, s); });
+                },
+                rows);
+        }
+    for (const int M : synth_channels)
+        for (const int T : taps_per_branch)
+            for (const bool twox : { false, true }) {
+                const std::size_t n = outputs / M; // steps; each port n samples
+                engine_row(
+                    o,
+                    dev,
+                    std::string("gpufilter pfb_synthesizer engine") + (twox ? " 2x" : ""),
+                    M,
+                    T,
+                    n * M,
+                    16.0, // 8 bytes in (one sample of each of M ports) + 8 out
+                    [&] {
+                        std::vector<int> map(M);
+                        std::vector<const void*> src(M);
+                        for (int k = 0; k < M; ++k) {
+                            map[k] = k;
+                            src[k] = in.get() + static_cast<std::size_t>(k) * n;
+                        }
+                        cuda::pfb_synthesizer_engine e(
+                            M, random_samples<float>(M * T, 5), twox, map);
+                        void* dst[] = { out.get() };
+                        return time_calls(
+                            o, [&](cudaStream_t s) { e.process(src.data(), n, dst, s); });
+                    },
+                    rows);
+            }
+}
+
+//! A synthesizer flowgraph: M repeating sources -> block -> head(n outputs) -> null
+//! sink; seconds of tb->run().
+double run_synth_flowgraph(int M,
+                           const std::vector<gr_complex>& data,
+                           std::uint64_t n,
+                           const std::function<gr::basic_block_sptr()>& make,
+                           gr::basic_block_sptr* last)
+{
+    auto tb = gr::make_top_block("bench_synth");
+    auto blk = make();
+    for (int k = 0; k < M; ++k)
+        tb->connect(gr::blocks::vector_source<gr_complex>::make(data, true), 0, blk, k);
+    auto head = gr::blocks::head::make(sizeof(gr_complex), n);
+    tb->connect(blk, 0, head, 0);
+    tb->connect(head, 0, gr::blocks::null_sink::make(sizeof(gr_complex)), 0);
+    const auto start = std::chrono::steady_clock::now();
+    tb->run();
+    const std::chrono::duration<double> t = std::chrono::steady_clock::now() - start;
+    *last = blk;
+    return t.count();
+}
+
+void run_flowgraph_rows(const options& o, std::vector<row>& rows)
+{
+    const std::string family = "pfb-synthesis-flowgraph";
+    const auto data = random_samples<gr_complex>(1 << 16, 6);
+    const block_factory source = [&] {
+        return gr::blocks::vector_source<gr_complex>::make(data, true);
+    };
+    const auto finish = [&](row& r, const gr::basic_block_sptr& blk) {
+        const auto gpu = std::dynamic_pointer_cast<gr::gpufilter::gpu_options>(blk);
+        r.on_gpu = gpu && gpu->on_gpu();
+        if (gpu)
+            r.note = r.on_gpu ? "GPU " + gpu->fir_method() : "CPU fallback (no GPU)";
+        r.note += (r.note.empty() ? "" : "; ") + std::string("output samples/s");
+    };
+    std::printf("pfb synthesis in a flowgraph (%.2f s per measurement; output "
+                "samples/s)\n",
+                o.seconds);
+    rows.push_back(flowgraph_row(
+        o,
+        { family, "ccf", 0, 1, "blocks.copy", "" },
+        source,
+        sizeof(gr_complex),
+        [] { return gr::blocks::copy::make(sizeof(gr_complex)); },
+        sizeof(gr_complex)));
+
+    for (const int L : interps) {
+        const auto taps = random_samples<float>(L * 8, 5);
+        const std::string gr_impl = "gr-filter pfb_interpolator";
+        for (const bool ours : { true, false }) {
+            gr::basic_block_sptr blk;
+            row r = flowgraph_row(
+                o,
+                { family,
+                  "ccf",
+                  L * 8,
+                  L,
+                  ours ? "gpufilter pfb_interpolator" : gr_impl,
+                  ours ? gr_impl : "" },
+                source,
+                sizeof(gr_complex),
+                [&]() -> gr::basic_block_sptr {
+                    if (ours)
+                        return blk = gr::gpufilter::pfb_interpolator_ccf::make(L, taps);
+                    return blk = gr::filter::pfb_interpolator_ccf::make(L, taps);
+                },
+                sizeof(gr_complex));
+            r.msps *= L; // input rate -> output rate
+            finish(r, blk);
+            rows.push_back(r);
+        }
+    }
+
+    for (const int M : synth_channels) {
+        const auto taps = random_samples<float>(M * 8, 5);
+        const std::string gr_impl = "gr-filter pfb_synthesizer";
+        for (const bool ours : { true, false }) {
+            const auto make = [&]() -> gr::basic_block_sptr {
+                if (ours)
+                    return gr::gpufilter::pfb_synthesizer_ccf::make(M, taps);
+                return gr::filter::pfb_synthesizer_ccf::make(M, taps);
+            };
+            row r;
+            r.family = family;
+            r.type = "ccf";
+            r.taps = M * 8;
+            r.decimation = M;
+            r.impl = ours ? "gpufilter pfb_synthesizer" : gr_impl;
+            r.copy_family = family;
+            if (ours) {
+                r.reference_family = family;
+                r.reference_impl = gr_impl;
+            }
+            gr::basic_block_sptr blk;
+            try {
+                std::uint64_t n = std::uint64_t(1) << 18;
+                double t = run_synth_flowgraph(M, data, n, make, &blk);
+                while (t < 0.5 * o.seconds && n < (std::uint64_t(1) << 40)) {
+                    n = static_cast<std::uint64_t>(
+                        n * std::clamp(o.seconds / std::max(t, 1e-6), 2.0, 64.0));
+                    t = run_synth_flowgraph(M, data, n, make, &blk);
+                }
+                r.samples = n;
+                r.seconds = t;
+                r.msps = n / t / 1e6;
+                finish(r, blk);
+            } catch (const std::exception& e) {
+                r.note = std::string("error: ") + e.what();
+            }
+            std::printf("  %s ccf chans=%d %-34s %10.2f MS/s out\n",
+                        family.c_str(),
+                        M,
+                        r.impl.c_str(),
+                        r.msps);
+            std::fflush(stdout);
+            rows.push_back(r);
+        }
+    }
+}
+
+} // namespace
+
+void run_pfb_synthesis_cases(const options& o,
+                             const device_info& dev,
+                             std::vector<row>& rows)
+{
+    run_flowgraph_rows(o, rows);
+    if (dev.count == 0) {
+        std::printf("pfb synthesis engine rows skipped: no usable CUDA device (%s)\n",
+                    dev.why_none.c_str());
+        return;
+    }
+    run_engine_rows(o, dev, rows);
+}
+
+} // namespace bench

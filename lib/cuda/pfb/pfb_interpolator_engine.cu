@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "../common/cuda_check.h"
+#include "pfb_interpolator_engine.h"
+#include "pfb_interpolator_kernels.cuh"
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+
+namespace {
+
+unsigned checked_interp(unsigned interp)
+{
+    if (interp == 0)
+        throw std::invalid_argument("interp: must be >= 1, got 0");
+    return interp;
+}
+
+pfb_kernels::source<float2>
+view(const complex* history, std::size_t history_len, const complex* in, std::size_t n)
+{
+    return { reinterpret_cast<const float2*>(history),
+             static_cast<long long>(history_len),
+             reinterpret_cast<const float2*>(in),
+             static_cast<long long>(n) };
+}
+
+void keep(pfb_kernels::source<float2> src,
+          long long from,
+          complex* dst,
+          std::size_t n,
+          cudaStream_t s)
+{
+    if (n == 0)
+        return;
+    constexpr int block = 256;
+    pfb_kernels::
+        keep_history<<<blocks_for(static_cast<long long>(n), block), block, 0, s>>>(
+            src, from, reinterpret_cast<float2*>(dst), static_cast<long long>(n));
+    GPUFILTER_CHECK_LAUNCH();
+}
+
+} // namespace
+
+pfb_interpolator_engine::pfb_interpolator_engine(unsigned interp,
+                                                 const std::vector<float>& taps)
+    : d_interp(checked_interp(interp)),
+      d_ports{ { sizeof(complex) }, { sizeof(complex) } }
+{
+    if (taps.empty())
+        throw std::invalid_argument("taps: must not be empty");
+    stream s;
+    set_taps(taps, s);
+    s.synchronize();
+}
+
+void pfb_interpolator_engine::set_taps(const std::vector<float>& taps, cudaStream_t s)
+{
+    if (taps.empty())
+        throw std::invalid_argument("taps: must not be empty");
+    const std::size_t L = d_interp;
+    const std::size_t T = (taps.size() + L - 1) / L;
+    GPUFILTER_CHECK(cudaStreamSynchronize(s)); // queued calls may read what goes
+    std::vector<float> padded(L * T, 0.0f);
+    std::copy(taps.begin(), taps.end(), padded.begin());
+    if (d_branch.size() < padded.size())
+        d_branch = device_buffer<float>(padded.size());
+    GPUFILTER_CHECK(cudaMemcpyAsync(d_branch.get(),
+                                    padded.data(),
+                                    padded.size() * sizeof(float),
+                                    cudaMemcpyHostToDevice,
+                                    s));
+    const std::size_t old_len = d_history_len;
+    const std::size_t new_len = T - 1;
+    const std::size_t capacity = std::max<std::size_t>(new_len, 1);
+    auto& next = d_history[d_current ^ 1];
+    if (next.size() < capacity)
+        next = device_buffer<complex>(capacity);
+    keep(view(d_history[d_current].get(), old_len, nullptr, 0),
+         static_cast<long long>(old_len) - static_cast<long long>(new_len),
+         next.get(),
+         new_len,
+         s);
+    GPUFILTER_CHECK(cudaStreamSynchronize(s)); // before `padded` and the old buffer go
+    d_current ^= 1;
+    if (d_history[d_current ^ 1].size() < capacity)
+        d_history[d_current ^ 1] = device_buffer<complex>(capacity);
+    d_history_len = new_len;
+    d_taps_per_filter = static_cast<int>(T);
+    d_taps = taps;
+}
+
+void pfb_interpolator_engine::reset(cudaStream_t s)
+{
+    if (d_history_len)
+        GPUFILTER_CHECK(cudaMemsetAsync(
+            d_history[d_current].get(), 0, d_history_len * sizeof(complex), s));
+}
+
+void pfb_interpolator_engine::set_history(const void* const* host, cudaStream_t s)
+{
+    if (d_history_len)
+        GPUFILTER_CHECK(cudaMemcpyAsync(d_history[d_current].get(),
+                                        host[0],
+                                        d_history_len * sizeof(complex),
+                                        cudaMemcpyHostToDevice,
+                                        s));
+    GPUFILTER_CHECK(cudaStreamSynchronize(s));
+}
+
+std::size_t pfb_interpolator_engine::process(const void* const* in,
+                                             std::size_t n,
+                                             void* const* out,
+                                             cudaStream_t s)
+{
+    if (n == 0)
+        return 0;
+    namespace shape = pfb_kernels::interp_shape;
+    const auto* d_in = static_cast<const complex*>(in[0]);
+    const int L = static_cast<int>(d_interp);
+    const auto src = view(d_history[d_current].get(), d_history_len, d_in, n);
+    const long long per_block = shape::block_inputs(L);
+    const long long grid_x = (static_cast<long long>(n) + per_block - 1) / per_block;
+    const long long grid_y = (L + shape::phases(L) - 1) / shape::phases(L);
+    if (grid_x > 0x7fffffffLL || grid_y > 65535)
+        throw std::logic_error("pfb_interpolator_engine: grid too large");
+    pfb_kernels::
+        interp_fir<<<dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y)),
+                     shape::threads,
+                     shape::smem_bytes(L),
+                     s>>>(src,
+                          L,
+                          d_taps_per_filter,
+                          d_branch.get(),
+                          static_cast<long long>(n),
+                          static_cast<float2*>(out[0]));
+    GPUFILTER_CHECK_LAUNCH();
+    if (d_history_len) {
+        keep(src,
+             static_cast<long long>(n),
+             d_history[d_current ^ 1].get(),
+             d_history_len,
+             s);
+        d_current ^= 1;
+    }
+    return n * d_interp;
+}
+
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr

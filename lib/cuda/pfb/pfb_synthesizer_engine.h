@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_CUDA_PFB_SYNTHESIZER_ENGINE_H
+#define INCLUDED_GPUFILTER_CUDA_PFB_SYNTHESIZER_ENGINE_H
+
+#include "../common/resources.h"
+#include "../common/sample_types.h"
+#include "../stream/processor.h"
+#include "batched_fft.h"
+#include <cstddef>
+#include <vector>
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+
+/*!
+ * \brief Polyphase synthesizer on device-resident samples: gr-filter 3.10's
+ * pfb_synthesizer_ccf(numchans, taps, twox), one input port per connected channel
+ * input, one output port.
+ *
+ * With M = numchans, P = M (twox false) or 2M (true), T = ceil(ntaps/M) and h the
+ * taps zero-padded to M*T, step s takes one sample of every input port and gives M
+ * outputs:
+ *   X_s[map[p]] = in_p[s] (the last port wins a repeated bin; other bins 0),
+ *   Y_s = unscaled inverse P-point FFT of X_s (fft_complex_rev),
+ *   y[s*M + i] = sum_{j<T} h[i + j*M] * Y_{s-j}[c_s*M + i],
+ * with c_s = 0 (twox false) or c_s = 1 - (s mod 2) (twox true). That is gr-filter's
+ * 2x mode exactly: its filters i (taps h[i + j*M], odd j) and M+i (even j) read the
+ * halves d_state and d_state^1 of each step's FFT, and d_state flips every step, so
+ * tap j of both reads half d_state(s)^1 of step s - j. Y_s = 0 before the first step.
+ *
+ * set_taps() zeros the filter state (gr-filter's fir_filter_with_buffer::set_taps
+ * does) and keeps the 2x parity (gr-filter's d_state). The state is T - 1 transformed
+ * rows on the device; history_items() is 0, as gr-filter's block has no history.
+ */
+class pfb_synthesizer_engine final : public processor
+{
+public:
+    //! map: one FFT bin per input port (at least one entry), each in [0, P). Uses
+    //! the current device. Throws std::invalid_argument for numchans 0, empty taps,
+    //! twox with an odd numchans, an empty map or an entry out of range.
+    pfb_synthesizer_engine(unsigned numchans,
+                           const std::vector<float>& taps,
+                           bool twox,
+                           const std::vector<int>& map);
+
+    void set_taps(const std::vector<float>& taps, cudaStream_t stream);
+    //! A map of the same length (the ports stay); from the next call on.
+    void set_channel_map(const std::vector<int>& map, cudaStream_t stream);
+    void reset(cudaStream_t stream);
+
+    const port_layout& ports() const override { return d_ports; }
+    std::size_t output_count(std::size_t n) const override { return n * d_numchans; }
+    std::size_t max_output_count(std::size_t n) const override { return n * d_numchans; }
+    std::size_t process(const void* const* in,
+                        std::size_t n,
+                        void* const* out,
+                        cudaStream_t s) override;
+    const char* method() const override { return "pfb"; }
+
+    //! Whether the channel gather and the inverse FFT run as one kernel, else the
+    //! gather kernel and cuFFT: default_pfb_tuning()'s path when the engine is made;
+    //! automatic takes the fused kernel for P a power of two in [2, 32] (measured),
+    //! fused wherever it applies (P a power of two in [2, 1024]).
+    bool fused() const { return d_fused; }
+    unsigned numchans() const { return d_numchans; }
+    bool twox() const { return d_twox == 2; }
+    int taps_per_filter() const { return d_taps_per_filter; }
+    const std::vector<float>& taps() const { return d_taps; }
+    const std::vector<int>& channel_map() const { return d_map; }
+
+private:
+    //! The device copy of the port pointers of a call (host_stream reuses a few).
+    const complex* const* port_table(const void* const* in, cudaStream_t s);
+
+    unsigned d_numchans;
+    int d_twox;
+    int d_fft_size;
+    std::vector<int> d_map;
+    port_layout d_ports;
+    int d_taps_per_filter = 0;
+    std::vector<float> d_taps;
+    device_buffer<float> d_branch; // d_branch[j*M + i] = h[i + j*M]
+    device_buffer<int> d_inv;      // per bin: the port feeding it, or -1
+    std::size_t d_chunk_rows;
+    batched_fft d_fft;
+    device_buffer<complex> d_rows[2]; // (T - 1 + d_chunk_rows) rows of P
+    int d_current = 0;
+    int d_parity = 0; // gr-filter's d_state at the next step
+    bool d_fused = false;
+    int d_log2p = 0;
+    device_buffer<complex> d_twiddle; // fused: exp(+2 pi i m / P), m < P
+
+    struct table {
+        std::vector<const void*> key;
+        device_buffer<const complex*> ptrs;
+    };
+    std::vector<table> d_tables;
+    std::size_t d_next_table = 0;
+};
+
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr
+
+#endif
