@@ -70,7 +70,8 @@ class qa_grc(grcc_test_case):
              "set_channel_map([2, 0])",
              'gpufilter.pfb_channelizer_vcf(8, taps, 2.0, "complex", (-1)',
              'gpufilter.pfb_channelizer_vcf(8, taps, 1.0, "uint8", (-1)',
-             "gpufilter.pfb_decimator_ccf(4, taps, 1, True, False, (-1), 4096)"])
+             "gpufilter.pfb_decimator_ccf(4, taps, 1, True, False, (-1), 4096)",
+             "gpufilter_pfb.arb_resampler_ccf(", "gpufilter_pfb.arb_resampler_fff("])
         self.assertIn("set_taps(self.taps)", generated)
         run = subprocess.run([sys.executable, script], env=os.environ.copy(),
                              capture_output=True, text=True, timeout=120)
