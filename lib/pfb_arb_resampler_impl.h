@@ -52,8 +52,8 @@ private:
     unsigned d_nfilts;
     std::vector<float> d_taps;
     cuda::arb_rate d_rate;
-    int d_delay = 0;               // gr-filter's d_delay, from the construction
-    float d_est_phase_change = 0;  // and its d_est_phase_change
+    int d_delay = 0;              // gr-filter's d_delay, from the construction
+    float d_est_phase_change = 0; // and its d_est_phase_change
     bool d_updated = false;
 };
 

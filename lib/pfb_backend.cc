@@ -365,8 +365,9 @@ cpu_pfb_arb_resampler<T>::cpu_pfb_arb_resampler(float rate,
 }
 
 template <class T>
-std::size_t
-cpu_pfb_arb_resampler<T>::process(const void* const* windows, std::size_t nnew, void* const* out)
+std::size_t cpu_pfb_arb_resampler<T>::process(const void* const* windows,
+                                              std::size_t nnew,
+                                              void* const* out)
 {
     const std::size_t skip = d_sched.skip();
     const std::size_t expected = d_sched.advance(nnew, nullptr);
@@ -393,11 +394,15 @@ block_core::backends pfb_arb_resampler_backend<T>::make(float rate,
                 return std::make_unique<cuda::pfb_arb_resampler_stream<T>>(
                     device, rate, taps, filter_size, max_chunk);
             },
-             [=] { return std::make_unique<cpu_pfb_arb_resampler<T>>(rate, taps, filter_size); } };
+             [=] {
+                 return std::make_unique<cpu_pfb_arb_resampler<T>>(
+                     rate, taps, filter_size);
+             } };
 }
 
 template <class T>
-void pfb_arb_resampler_backend<T>::set_taps(block_core& core, const std::vector<float>& taps)
+void pfb_arb_resampler_backend<T>::set_taps(block_core& core,
+                                            const std::vector<float>& taps)
 {
     if (core.on_gpu())
         gpu_arb<T>(core).set_taps(taps);
@@ -431,7 +436,8 @@ void pfb_arb_resampler_backend<T>::set_phase(block_core& core, float ph, unsigne
 template <class T>
 unsigned pfb_arb_resampler_backend<T>::filter(block_core& core)
 {
-    return core.on_gpu() ? gpu_arb<T>(core).filter() : cpu_arb<T>(core).schedule().filter();
+    return core.on_gpu() ? gpu_arb<T>(core).filter()
+                         : cpu_arb<T>(core).schedule().filter();
 }
 
 template <class T>

@@ -167,6 +167,25 @@ class _arb_resampler(gr.hier_block2):
     def declare_sample_delay(self, delay):
         self.pfb.declare_sample_delay(delay)
 
+    def taps(self):
+        return self.pfb.taps()
+
+    # The GPU options of the block inside.
+    def on_gpu(self):
+        return self.pfb.on_gpu()
+
+    def device(self):
+        return self.pfb.device()
+
+    def batch_size(self):
+        return self.pfb.batch_size()
+
+    def largest_batch(self):
+        return self.pfb.largest_batch()
+
+    def fir_method(self):
+        return self.pfb.fir_method()
+
     @staticmethod
     def create_taps(rate, flt_size=32, atten=100):
         return _arb_resampler_taps(rate, flt_size, atten)

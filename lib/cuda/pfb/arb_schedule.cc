@@ -127,9 +127,8 @@ std::size_t arb_schedule::max_count(std::size_t n) const
     // K outputs move the arm on by K*dec plus their carries, at least K*flt - 1 less
     // the float accumulator's rounding (under 2^-24 a step): so fewer than
     // (n + 2) * N / (dec + flt - 1e-7) outputs end before input n.
-    const double per_input =
-        d_rate.int_rate /
-        (static_cast<double>(d_rate.dec_rate) + d_rate.flt_rate - 1.0e-7);
+    const double per_input = d_rate.int_rate / (static_cast<double>(d_rate.dec_rate) +
+                                                d_rate.flt_rate - 1.0e-7);
     return static_cast<std::size_t>(std::ceil((n + 2) * per_input)) + 2;
 }
 

@@ -64,13 +64,14 @@ replay(const arb_checkpoint* cps, long long k, step_rule r, int& p, unsigned& j,
  * into shared memory; otherwise each thread reads device memory (very low rates).
  */
 template <class S, bool Staged>
-__global__ void __launch_bounds__(threads) resample(history_then_input<S> src,
-                                                    int T,
-                                                    const float2* __restrict__ arms,
-                                                    const arb_checkpoint* __restrict__ cps,
-                                                    step_rule rule,
-                                                    long long count,
-                                                    S* __restrict__ out)
+__global__ void __launch_bounds__(threads)
+    resample(history_then_input<S> src,
+             int T,
+             const float2* __restrict__ arms,
+             const arb_checkpoint* __restrict__ cps,
+             step_rule rule,
+             long long count,
+             S* __restrict__ out)
 {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     S* tile = reinterpret_cast<S*>(smem_raw);

@@ -142,10 +142,9 @@ std::size_t pfb_arb_resampler_engine<T>::process(const void* const* in,
         using S = device_t<T>;
         const auto src = history_view(d_state, d_in, n);
         // A block's outputs span at most 255 steps of dq + 1 inputs, plus the taps.
-        const long long span =
-            (arb_kernels::threads - 1LL) * (rule.dq + 1) + Tn;
-        const unsigned blocks = blocks_for(static_cast<long long>(count),
-                                           arb_kernels::threads);
+        const long long span = (arb_kernels::threads - 1LL) * (rule.dq + 1) + Tn;
+        const unsigned blocks =
+            blocks_for(static_cast<long long>(count), arb_kernels::threads);
         if (span <= arb_kernels::max_staged) {
             arb_kernels::resample<S, true>
                 <<<blocks, arb_kernels::threads, span * sizeof(S), s>>>(
@@ -157,14 +156,14 @@ std::size_t pfb_arb_resampler_engine<T>::process(const void* const* in,
                     static_cast<long long>(count),
                     static_cast<S*>(out[0]));
         } else {
-            arb_kernels::resample<S, false><<<blocks, arb_kernels::threads, 0, s>>>(
-                src,
-                Tn,
-                d_arms.get(),
-                plan.dev.get(),
-                rule,
-                static_cast<long long>(count),
-                static_cast<S*>(out[0]));
+            arb_kernels::resample<S, false>
+                <<<blocks, arb_kernels::threads, 0, s>>>(src,
+                                                         Tn,
+                                                         d_arms.get(),
+                                                         plan.dev.get(),
+                                                         rule,
+                                                         static_cast<long long>(count),
+                                                         static_cast<S*>(out[0]));
         }
         GPUFILTER_CHECK_LAUNCH();
     }

@@ -114,10 +114,9 @@ pfb_arb_resampler_stream<T>::pfb_arb_resampler_stream(int device,
                                                       const std::vector<float>& taps,
                                                       unsigned filter_size,
                                                       std::size_t max_chunk)
-    : host_stream(
-          device,
-          make_on<pfb_arb_resampler_engine<T>>(device, rate, taps, filter_size),
-          max_chunk)
+    : host_stream(device,
+                  make_on<pfb_arb_resampler_engine<T>>(device, rate, taps, filter_size),
+                  max_chunk)
 {
 }
 

@@ -55,14 +55,16 @@ void bind_pfb_arb_resampler_template(py::module& m, const char* classname)
              py::arg("device") = gr::gpufilter::device_auto,
              py::arg("batch_size") = gr::gpufilter::default_batch_size,
              D(pfb_arb_resampler, make))
-        .def("set_taps",
-             &block::set_taps,
-             py::arg("taps"),
-             D(pfb_arb_resampler, set_taps))
+        .def(
+            "set_taps", &block::set_taps, py::arg("taps"), D(pfb_arb_resampler, set_taps))
         .def("taps", &block::taps, D(pfb_arb_resampler, taps))
         .def("print_taps", &block::print_taps, D(pfb_arb_resampler, print_taps))
-        .def("set_rate", &block::set_rate, py::arg("rate"), D(pfb_arb_resampler, set_rate))
-        .def("set_phase", &block::set_phase, py::arg("ph"), D(pfb_arb_resampler, set_phase))
+        .def(
+            "set_rate", &block::set_rate, py::arg("rate"), D(pfb_arb_resampler, set_rate))
+        .def("set_phase",
+             &block::set_phase,
+             py::arg("ph"),
+             D(pfb_arb_resampler, set_phase))
         .def("phase", &block::phase, D(pfb_arb_resampler, phase))
         .def("interpolation_rate",
              &block::interpolation_rate,

@@ -94,8 +94,8 @@ traced run_gr(float rate, unsigned N, unsigned first_arm, std::size_t total)
 TEST(arb_schedule, follows_gr_filter_bit_for_bit_over_random_calls)
 {
     std::mt19937 g(77);
-    for (const float rate : { 2.3421f, 0.75f, 1.0f / 3.7f, 1.0f, 0.01f, 40.5f, 31.99f,
-                              1.0001f, 0.5f })
+    for (const float rate :
+         { 2.3421f, 0.75f, 1.0f / 3.7f, 1.0f, 0.01f, 40.5f, 31.99f, 1.0001f, 0.5f })
         for (const unsigned N : { 1u, 7u, 32u, 64u })
             for (const unsigned first : { 0u, N / 2, N - 1 }) {
                 const std::size_t total = 20011;

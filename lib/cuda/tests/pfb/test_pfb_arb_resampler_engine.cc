@@ -47,8 +47,8 @@ std::vector<T> samples(std::size_t n, std::mt19937& g)
 //! What to change before a call (index `call`): returns nothing; acts on both.
 struct change {
     int call;
-    float rate = 0;         // set_rate when > 0
-    int filter = -1;        // set_filter when >= 0
+    float rate = 0;          // set_rate when > 0
+    int filter = -1;         // set_filter when >= 0
     std::vector<float> taps; // set_taps when not empty (then the history is set again)
 };
 
@@ -139,8 +139,8 @@ void check_stream(float rate,
     }
     s.synchronize();
     std::vector<T> y(produced + 32);
-    GPUFILTER_CHECK(cudaMemcpy(
-        y.data(), d_out.get(), y.size() * sizeof(T), cudaMemcpyDeviceToHost));
+    GPUFILTER_CHECK(
+        cudaMemcpy(y.data(), d_out.get(), y.size() * sizeof(T), cudaMemcpyDeviceToHost));
     ASSERT_EQ(produced, want.size());
     double peak = 1.0;
     for (const auto& w : want)
@@ -174,8 +174,8 @@ TEST_F(arb_engine_test, complex_rates_filter_sizes_and_tap_counts)
 {
     for (const float rate : { 2.3421f, 0.75f, 1.0f / 3.7f, 1.0f, 7.77f })
         for (const unsigned N : { 1u, 7u, 32u, 64u })
-            for (const std::size_t ntaps : { std::size_t(1), std::size_t(N * 3 + 1),
-                                             std::size_t(N * 12) }) {
+            for (const std::size_t ntaps :
+                 { std::size_t(1), std::size_t(N * 3 + 1), std::size_t(N * 12) }) {
                 SCOPED_TRACE(::testing::Message()
                              << "rate " << rate << " N " << N << " ntaps " << ntaps);
                 check_stream<complex>(rate, random_taps(ntaps, rng), N, 30011, rng);
