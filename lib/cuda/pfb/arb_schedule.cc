@@ -7,6 +7,22 @@ namespace gr {
 namespace gpufilter {
 namespace cuda {
 
+namespace {
+
+using u128 = unsigned __int128;
+constexpr std::uint64_t one = std::uint64_t(1) << arb_fraction_bits; // 1.0 in units
+
+//! x * 2^23 when it is a whole number below 2^32 (x in [0, 1) here), else -1.
+std::int64_t units_of(float x)
+{
+    const double u = static_cast<double>(x) * static_cast<double>(one);
+    if (!(u >= 0.0) || u >= 4294967296.0 || u != std::floor(u))
+        return -1;
+    return static_cast<std::int64_t>(u);
+}
+
+} // namespace
+
 arb_rate arb_rate::make(float rate, unsigned filter_size)
 {
     if (!(rate > 0.0f) || !std::isfinite(rate))
@@ -36,11 +52,58 @@ void arb_schedule::set_rate(float rate)
     d_rate = arb_rate::make(rate, d_rate.int_rate);
 }
 
+bool arb_schedule::exact() const
+{
+    return units_of(d_rate.flt_rate) >= 0 && units_of(d_acc) >= 0;
+}
+
 namespace {
 
-// One pass of the recurrence over n input samples. gr-filter's fmodf(acc, 1) of
-// acc in [0, 2) is acc - 1 for acc >= 1, exactly (Sterbenz), so no fmodf is needed;
-// floor(acc) is that comparison.
+//! The state as the closed form sees it: output k has
+//!   X_k = filter * 2^23 + A + k * D,  D = dec * 2^23 + F,
+//!   position skip + (X_k >> 23) / N, arm (X_k >> 23) % N, fraction (X_k mod 2^23) /
+//!   2^23.
+struct closed_form {
+    std::uint64_t N, p0, A, D;
+    u128 B;
+
+    closed_form(const arb_rate& r, unsigned filter, float acc, std::size_t skip)
+        : N(r.int_rate),
+          p0(skip),
+          A(static_cast<std::uint64_t>(units_of(acc))),
+          D(static_cast<std::uint64_t>(r.dec_rate) * one +
+            static_cast<std::uint64_t>(units_of(r.flt_rate))),
+          B(static_cast<u128>(filter) * one + A)
+    {
+    }
+    u128 x(std::uint64_t k) const { return B + static_cast<u128>(k) * D; }
+    std::uint64_t position(std::uint64_t k) const
+    {
+        return p0 + static_cast<std::uint64_t>((x(k) >> arb_fraction_bits) / N);
+    }
+    arb_checkpoint at(std::uint64_t k) const
+    {
+        const u128 xk = x(k);
+        const u128 J = xk >> arb_fraction_bits;
+        const auto a = static_cast<std::uint32_t>(xk & (one - 1));
+        return { static_cast<std::int32_t>(p0 + static_cast<std::uint64_t>(J / N)),
+                 static_cast<std::uint32_t>(J % N),
+                 static_cast<float>(a) / static_cast<float>(one) };
+    }
+    //! Outputs at positions < n (p0 < n).
+    std::uint64_t count(std::uint64_t n) const
+    {
+        // position(k) < n  <=>  X_k < (n - p0) * N * 2^23.
+        const u128 limit = static_cast<u128>(n - p0) * N * one;
+        if (limit <= B)
+            return 0;
+        return static_cast<std::uint64_t>((limit - B + D - 1) / D);
+    }
+};
+
+// The sequential steps, gr-filter's float operations, for an accumulator that is not
+// on the 2^-23 grid (rates above filter_size). gr-filter's fmodf(acc, 1) of acc in
+// [0, 2) is acc - 1 for acc >= 1, exactly, so no fmodf is needed.
 template <bool Write>
 std::size_t run(const arb_rate& r,
                 unsigned& filter,
@@ -62,7 +125,6 @@ std::size_t run(const arb_rate& r,
     }
     float a = acc;
     std::size_t k = 0;
-    // Branch-free steps: the carries of an irrational rate are not predictable.
     for (; p < n; ++k) {
         if (Write && k % arb_checkpoint_stride == 0) {
             if (k / arb_checkpoint_stride >= cp_room)
@@ -72,12 +134,15 @@ std::size_t run(const arb_rate& r,
                                               a };
         }
         a += flt;
-        const std::uint64_t carry = a >= 1.0f;
-        a -= static_cast<float>(carry); // a - 0 is a: exact either way
-        j += dr + carry;
-        const std::uint64_t wrap = j >= N;
-        j -= wrap * N;
-        p += dq + wrap;
+        const bool carry = a >= 1.0f;
+        if (carry)
+            a -= 1.0f;
+        j += dr + (carry ? 1 : 0);
+        p += dq;
+        if (j >= N) {
+            j -= N;
+            ++p;
+        }
     }
     filter = static_cast<unsigned>(j);
     acc = a;
@@ -89,10 +154,22 @@ std::size_t run(const arb_rate& r,
 
 std::size_t arb_schedule::count(std::size_t n, std::size_t* next) const
 {
-    unsigned f = d_filter;
+    if (exact()) {
+        if (d_skip >= n) {
+            if (next)
+                *next = d_skip;
+            return 0;
+        }
+        const closed_form f(d_rate, d_filter, d_acc, d_skip);
+        const std::uint64_t k = f.count(n);
+        if (next)
+            *next = f.position(k);
+        return static_cast<std::size_t>(k);
+    }
+    unsigned fl = d_filter;
     float a = d_acc;
     std::size_t s = d_skip;
-    const std::size_t k = run<false>(d_rate, f, a, s, n, nullptr, 0);
+    const std::size_t k = run<false>(d_rate, fl, a, s, n, nullptr, 0);
     if (next)
         *next = n + s;
     return k;
@@ -100,6 +177,8 @@ std::size_t arb_schedule::count(std::size_t n, std::size_t* next) const
 
 std::size_t arb_schedule::position_of(std::size_t k) const
 {
+    if (exact())
+        return closed_form(d_rate, d_filter, d_acc, d_skip).position(k);
     const std::uint64_t N = d_rate.int_rate;
     const std::uint64_t dq = d_rate.dec_rate / N;
     const std::uint64_t dr = d_rate.dec_rate % N;
@@ -135,9 +214,29 @@ std::size_t arb_schedule::max_count(std::size_t n) const
 std::size_t
 arb_schedule::advance(std::size_t n, arb_checkpoint* checkpoints, std::size_t room)
 {
-    if (checkpoints)
-        return run<true>(d_rate, d_filter, d_acc, d_skip, n, checkpoints, room);
-    return run<false>(d_rate, d_filter, d_acc, d_skip, n, nullptr, 0);
+    if (!exact()) {
+        if (checkpoints)
+            return run<true>(d_rate, d_filter, d_acc, d_skip, n, checkpoints, room);
+        return run<false>(d_rate, d_filter, d_acc, d_skip, n, nullptr, 0);
+    }
+    if (d_skip >= n) { // no output, and gr-filter's kernel would not run
+        d_skip -= n;
+        return 0;
+    }
+    const closed_form f(d_rate, d_filter, d_acc, d_skip);
+    const std::uint64_t k = f.count(n);
+    if (checkpoints) {
+        const std::uint64_t blocks = (k + arb_exact_stride - 1) / arb_exact_stride;
+        if (blocks > room)
+            throw std::logic_error("arb_schedule: more outputs than max_count()");
+        for (std::uint64_t b = 0; b < blocks; ++b)
+            checkpoints[b] = f.at(b * arb_exact_stride);
+    }
+    const arb_checkpoint next = f.at(k);
+    d_filter = next.filter;
+    d_acc = next.acc;
+    d_skip = static_cast<std::size_t>(static_cast<std::uint64_t>(next.pos) - n);
+    return static_cast<std::size_t>(k);
 }
 
 } // namespace cuda

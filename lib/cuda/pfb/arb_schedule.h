@@ -34,8 +34,13 @@ struct arb_checkpoint {
     float acc;
 };
 
-//! Outputs between two checkpoints: the GPU replays at most this many - 1 steps.
+//! Outputs between two checkpoints of the sequential schedule: the GPU replays at
+//! most this many - 1 steps.
 constexpr unsigned arb_checkpoint_stride = 8;
+//! Outputs between two checkpoints of the closed form (exact()): one per GPU block.
+constexpr unsigned arb_exact_stride = 256;
+//! Fraction bits of the accumulator's grid: a float in [1, 2) has 23.
+constexpr unsigned arb_fraction_bits = 23;
 
 /*!
  * \brief gr-filter's resampler state (d_last_filter, d_acc) plus the input position
@@ -62,6 +67,17 @@ public:
     float acc() const { return d_acc; }
     std::size_t skip() const { return d_skip; }
     const arb_rate& rate() const { return d_rate; }
+    /*!
+     * Whether the accumulator and flt are whole multiples of 2^-23. For every rate up
+     * to filter_size (N/rate >= 1, so flt = N/rate - dec keeps at most 23 fraction
+     * bits) starting from acc = 0, gr-filter's float steps then never round (every
+     * sum is a multiple of 2^-23 below 2, which a float holds exactly), and output k
+     * has a closed form: X = filter * 2^23 + acc * 2^23 + k * (dec * 2^23 + flt *
+     * 2^23); position skip + (X >> 23) / N, arm (X >> 23) % N, fraction
+     * (X mod 2^23) / 2^23. Counts are then O(1) and checkpoints one per
+     * arb_exact_stride outputs; otherwise the steps run one by one.
+     */
+    bool exact() const;
 
     //! Outputs n more input samples give (those at positions < n), state unchanged;
     //! `next`, when not null, gets the position of the output after them (>= n): a
@@ -73,8 +89,9 @@ public:
     //! The most count(n) can be at this rate, in any state.
     std::size_t max_count(std::size_t n) const;
     //! Moves the state over n input samples; writes a checkpoint for every
-    //! arb_checkpoint_stride-th output when `checkpoints` is not null (room for
-    //! `room` of them: std::logic_error past it). Returns the outputs.
+    //! arb_checkpoint_stride-th output (arb_exact_stride-th when exact()) when
+    //! `checkpoints` is not null (room for `room` of them: std::logic_error past it).
+    //! Returns the outputs.
     std::size_t advance(std::size_t n, arb_checkpoint* checkpoints, std::size_t room = 0);
 
 private:

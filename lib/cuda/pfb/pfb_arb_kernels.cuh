@@ -19,12 +19,15 @@ constexpr int threads = 256;
 //! Staged input samples per block, at most: above it, a block reads device memory.
 constexpr int max_staged = 4096;
 
-//! The stride dec split as dq whole inputs and dr arms, with N and flt.
+//! The stride dec split as dq whole inputs and dr arms, with N and flt; dec and
+//! F = flt * 2^23 for the closed form.
 struct step_rule {
     unsigned N;
     unsigned dq;
     unsigned dr;
     float flt;
+    unsigned long long dec;
+    unsigned long long F;
 };
 
 /*!
@@ -57,13 +60,33 @@ replay(const arb_checkpoint* cps, long long k, step_rule r, int& p, unsigned& j,
 }
 
 /*!
+ * Output k of the launch when the accumulator is on the 2^-23 grid
+ * (arb_schedule::exact()): from its block's checkpoint (output k - d, d < 256) in
+ * closed form, integers only. The fraction is the same float gr-filter's steps give.
+ */
+__device__ __forceinline__ void closed_form(
+    const arb_checkpoint* cps, long long k, step_rule r, int& p, unsigned& j, float& a)
+{
+    constexpr float unit = 1.0f / (1u << arb_fraction_bits);
+    const arb_checkpoint c = cps[k / arb_exact_stride];
+    const unsigned long long d = static_cast<unsigned long long>(k % arb_exact_stride);
+    // c.acc * 2^23 is a whole number below 2^23: exact in float and as an integer.
+    const unsigned long long x = __float2ull_rn(c.acc / unit) + d * r.F;
+    const unsigned long long J = c.filter + d * r.dec + (x >> arb_fraction_bits);
+    p = c.pos + static_cast<int>(J / r.N);
+    j = static_cast<unsigned>(J % r.N);
+    a = static_cast<float>(static_cast<unsigned>(x & ((1u << arb_fraction_bits) - 1))) *
+        unit;
+}
+
+/*!
  * y_k = sum_m h_j[m] x[p - m] + a * sum_m dh_j[m] x[p - m], m < T, for the launch's
  * outputs k < count. x[p] is src[history_len + p] ([history | input], p counted from
  * the call's first new sample). arms[j*T + m] = (h_j[m], dh_j[m]). Staged: the block's
  * input span (at most max_staged samples, the host checks) is read once, coalesced,
  * into shared memory; otherwise each thread reads device memory (very low rates).
  */
-template <class S, bool Staged>
+template <class S, bool Staged, bool Exact>
 __global__ void __launch_bounds__(threads)
     resample(history_then_input<S> src,
              int T,
@@ -83,8 +106,12 @@ __global__ void __launch_bounds__(threads)
     int p = 0;
     unsigned j = 0;
     float a = 0.0f;
-    if (valid)
-        replay(cps, k, rule, p, j, a);
+    if (valid) {
+        if (Exact)
+            closed_form(cps, k, rule, p, j, a);
+        else
+            replay(cps, k, rule, p, j, a);
+    }
 
     const long long h = src.history_len;
     if (Staged) {

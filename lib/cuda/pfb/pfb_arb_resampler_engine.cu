@@ -119,13 +119,15 @@ std::size_t pfb_arb_resampler_engine<T>::process(const void* const* in,
     }
     if (n > 0x7fffffffULL)
         throw std::logic_error("pfb_arb_resampler_engine: call too large");
+    const bool exact = d_sched.exact(); // the checkpoints' kind, for the whole call
     const std::size_t count = d_sched.advance(n, plan.host.get(), plan.host.size());
     d_memo_valid = false;
     if (count > d_sched.max_count(n)) // the output buffers are sized by it
         throw std::logic_error("pfb_arb_resampler_engine: more outputs than the bound");
 
     if (count) {
-        const std::size_t ncp = (count - 1) / arb_checkpoint_stride + 1;
+        const std::size_t stride = exact ? arb_exact_stride : arb_checkpoint_stride;
+        const std::size_t ncp = (count - 1) / stride + 1;
         GPUFILTER_CHECK(cudaMemcpyAsync(plan.dev.get(),
                                         plan.host.get(),
                                         ncp * sizeof(arb_checkpoint),
@@ -137,7 +139,12 @@ std::size_t pfb_arb_resampler_engine<T>::process(const void* const* in,
         const arb_kernels::step_rule rule{ rate.int_rate,
                                            rate.dec_rate / rate.int_rate,
                                            rate.dec_rate % rate.int_rate,
-                                           rate.flt_rate };
+                                           rate.flt_rate,
+                                           rate.dec_rate,
+                                           exact ? static_cast<unsigned long long>(
+                                                       rate.flt_rate *
+                                                       float(1u << arb_fraction_bits))
+                                                 : 0ULL };
         const int Tn = d_taps_per_filter;
         using S = device_t<T>;
         const auto src = history_view(d_state, d_in, n);
@@ -145,26 +152,19 @@ std::size_t pfb_arb_resampler_engine<T>::process(const void* const* in,
         const long long span = (arb_kernels::threads - 1LL) * (rule.dq + 1) + Tn;
         const unsigned blocks =
             blocks_for(static_cast<long long>(count), arb_kernels::threads);
-        if (span <= arb_kernels::max_staged) {
-            arb_kernels::resample<S, true>
-                <<<blocks, arb_kernels::threads, span * sizeof(S), s>>>(
-                    src,
-                    Tn,
-                    d_arms.get(),
-                    plan.dev.get(),
-                    rule,
-                    static_cast<long long>(count),
-                    static_cast<S*>(out[0]));
-        } else {
-            arb_kernels::resample<S, false>
-                <<<blocks, arb_kernels::threads, 0, s>>>(src,
-                                                         Tn,
-                                                         d_arms.get(),
-                                                         plan.dev.get(),
-                                                         rule,
-                                                         static_cast<long long>(count),
-                                                         static_cast<S*>(out[0]));
-        }
+        const bool staged = span <= arb_kernels::max_staged;
+        auto* kernel = staged ? (exact ? arb_kernels::resample<S, true, true>
+                                       : arb_kernels::resample<S, true, false>)
+                              : (exact ? arb_kernels::resample<S, false, true>
+                                       : arb_kernels::resample<S, false, false>);
+        kernel<<<blocks, arb_kernels::threads, staged ? span * sizeof(S) : 0, s>>>(
+            src,
+            Tn,
+            d_arms.get(),
+            plan.dev.get(),
+            rule,
+            static_cast<long long>(count),
+            static_cast<S*>(out[0]));
         GPUFILTER_CHECK_LAUNCH();
     }
     d_state.advance(d_in, n, s);

@@ -38,24 +38,42 @@ traced run_schedule(arb_schedule& s, std::size_t total, std::mt19937& g, int max
         const std::size_t expected = s.count(n);
         EXPECT_LE(expected, s.max_count(n));
         std::vector<arb_checkpoint> cp(expected / cuda::arb_checkpoint_stride + 1);
+        const bool exact = s.exact();
         const std::size_t got = s.advance(n, cp.data(), cp.size());
         EXPECT_EQ(got, expected);
         for (std::size_t k = 0; k < got; ++k) {
-            // The GPU's replay, written with the same steps.
-            arb_checkpoint c = cp[k / cuda::arb_checkpoint_stride];
-            long p = c.pos;
-            unsigned j = c.filter;
-            float a = c.acc;
-            for (std::size_t i = 0; i < k % cuda::arb_checkpoint_stride; ++i) {
-                a += r.flt_rate;
-                const bool carry = a >= 1.0f;
-                if (carry)
-                    a -= 1.0f;
-                j += r.dec_rate % r.int_rate + (carry ? 1 : 0);
-                p += r.dec_rate / r.int_rate;
-                if (j >= r.int_rate) {
-                    j -= r.int_rate;
-                    ++p;
+            long p;
+            unsigned j;
+            float a;
+            if (exact) {
+                // The GPU's closed form from the block's checkpoint, written again.
+                const arb_checkpoint c = cp[k / cuda::arb_exact_stride];
+                const std::uint64_t d = k % cuda::arb_exact_stride;
+                const std::uint64_t F =
+                    static_cast<std::uint64_t>(r.flt_rate * 8388608.0f);
+                const std::uint64_t x =
+                    static_cast<std::uint64_t>(c.acc * 8388608.0f) + d * F;
+                const std::uint64_t J = c.filter + d * r.dec_rate + (x >> 23);
+                p = c.pos + static_cast<long>(J / r.int_rate);
+                j = static_cast<unsigned>(J % r.int_rate);
+                a = static_cast<float>(x & ((1u << 23) - 1)) / 8388608.0f;
+            } else {
+                // The GPU's replay, written with the same steps.
+                const arb_checkpoint c = cp[k / cuda::arb_checkpoint_stride];
+                p = c.pos;
+                j = c.filter;
+                a = c.acc;
+                for (std::size_t i = 0; i < k % cuda::arb_checkpoint_stride; ++i) {
+                    a += r.flt_rate;
+                    const bool carry = a >= 1.0f;
+                    if (carry)
+                        a -= 1.0f;
+                    j += r.dec_rate % r.int_rate + (carry ? 1 : 0);
+                    p += r.dec_rate / r.int_rate;
+                    if (j >= r.int_rate) {
+                        j -= r.int_rate;
+                        ++p;
+                    }
                 }
             }
             t.pos.push_back(static_cast<long>(consumed) + p);
@@ -148,6 +166,19 @@ TEST(arb_schedule, calls_as_the_block_makes_them_match_gr_filter_calls)
             ASSERT_EQ(s.acc(), ref.acc());
         }
     }
+}
+
+TEST(arb_schedule, closed_form_holds_for_every_rate_up_to_filter_size)
+{
+    std::mt19937 g(9);
+    std::uniform_real_distribution<float> u(0.001f, 1.0f);
+    for (int i = 0; i < 2000; ++i) {
+        const unsigned N = 1 + g() % 128;
+        const float rate = u(g) * N;
+        arb_schedule s(rate, N, 0);
+        EXPECT_TRUE(s.exact()) << "rate " << rate << " N " << N;
+    }
+    EXPECT_FALSE(arb_schedule(40.5f, 32, 0).exact() && arb_schedule(40.5f, 7, 0).exact());
 }
 
 TEST(arb_schedule, position_of_bounds_the_outputs_of_a_call)
