@@ -75,6 +75,9 @@ public:
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) const;
     //! Instead of gr::block::set_output_multiple: the block's own multiple survives.
     void set_output_multiple(int multiple) { d_gate.set_own_output_multiple(multiple); }
+    //! The least input (items, history included) batching asks for right now: for a
+    //! block with its own forecast rule (a variable-rate, general block).
+    int batch_input_items() const { return d_gate.min_input_items(); }
     //! The block's history (length) changed: the GPU reloads its history from the
     //! next window.
     void history_changed() { d_history_stale = true; }

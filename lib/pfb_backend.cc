@@ -331,5 +331,158 @@ GPUFILTER_FOR_EACH_PFB_INPUT(GPUFILTER_INSTANTIATE_CPU_PFB_CHANNELIZER)
     template struct pfb_channelizer_backend<In>;
 GPUFILTER_FOR_EACH_PFB_INPUT(GPUFILTER_INSTANTIATE_PFB_CHANNELIZER_BACKEND)
 
+// ---- arbitrary resampler ----
+
+namespace {
+
+//! gr-filter's set_phase arithmetic: the arm of a phase in [0, 2 pi).
+unsigned filter_of_phase(float ph, unsigned nfilts)
+{
+    const float ph_diff = 2.0 * GR_M_PI / static_cast<float>(nfilts);
+    return static_cast<unsigned>(static_cast<int>(ph / ph_diff));
+}
+
+template <class T>
+cuda::pfb_arb_resampler_stream<T>& gpu_arb(block_core& core)
+{
+    return static_cast<cuda::pfb_arb_resampler_stream<T>&>(*core.gpu());
+}
+
+template <class T>
+cpu_pfb_arb_resampler<T>& cpu_arb(block_core& core)
+{
+    return static_cast<cpu_pfb_arb_resampler<T>&>(*core.cpu());
+}
+
+} // namespace
+
+template <class T>
+cpu_pfb_arb_resampler<T>::cpu_pfb_arb_resampler(float rate,
+                                                const std::vector<float>& taps,
+                                                unsigned nfilts)
+    : d_kernel(rate, taps, nfilts), d_sched(rate, nfilts, (taps.size() / 2) % nfilts)
+{
+}
+
+template <class T>
+std::size_t cpu_pfb_arb_resampler<T>::process(const void* const* windows,
+                                              std::size_t nnew,
+                                              void* const* out)
+{
+    const std::size_t skip = d_sched.skip();
+    const std::size_t expected = d_sched.advance(nnew, nullptr);
+    if (nnew <= skip)
+        return 0; // the kernel would not run: no output is at these positions
+    // The window's history is the kernel's taps_per_filter() - 1 samples; the next
+    // output is `skip` samples into the new ones.
+    auto* in = const_cast<T*>(static_cast<const T*>(windows[0])) + skip;
+    int nread = 0;
+    const int produced = d_kernel.filter(
+        static_cast<T*>(out[0]), in, static_cast<int>(nnew - skip), nread);
+    if (static_cast<std::size_t>(produced) != expected ||
+        skip + static_cast<std::size_t>(nread) != nnew + d_sched.skip())
+        throw std::logic_error("pfb_arb_resampler: schedule differs from gr-filter's");
+    return static_cast<std::size_t>(produced);
+}
+
+template <class T>
+block_core::backends pfb_arb_resampler_backend<T>::make(float rate,
+                                                        const std::vector<float>& taps,
+                                                        unsigned filter_size)
+{
+    return { [=](int device, std::size_t max_chunk) {
+                return std::make_unique<cuda::pfb_arb_resampler_stream<T>>(
+                    device, rate, taps, filter_size, max_chunk);
+            },
+             [=] {
+                 return std::make_unique<cpu_pfb_arb_resampler<T>>(
+                     rate, taps, filter_size);
+             } };
+}
+
+template <class T>
+void pfb_arb_resampler_backend<T>::set_taps(block_core& core,
+                                            const std::vector<float>& taps)
+{
+    if (core.on_gpu())
+        gpu_arb<T>(core).set_taps(taps);
+    else
+        cpu_arb<T>(core).kernel().set_taps(taps);
+}
+
+template <class T>
+void pfb_arb_resampler_backend<T>::set_rate(block_core& core, float rate)
+{
+    if (core.on_gpu()) {
+        gpu_arb<T>(core).set_rate(rate);
+    } else {
+        cpu_arb<T>(core).kernel().set_rate(rate);
+        cpu_arb<T>(core).schedule().set_rate(rate);
+    }
+}
+
+template <class T>
+void pfb_arb_resampler_backend<T>::set_phase(block_core& core, float ph, unsigned nfilts)
+{
+    if (core.on_gpu()) {
+        gpu_arb<T>(core).set_filter(filter_of_phase(ph, nfilts));
+    } else {
+        auto& c = cpu_arb<T>(core);
+        c.kernel().set_phase(ph);
+        c.schedule().set_filter(filter_of_phase(ph, nfilts));
+    }
+}
+
+template <class T>
+unsigned pfb_arb_resampler_backend<T>::filter(block_core& core)
+{
+    return core.on_gpu() ? gpu_arb<T>(core).filter()
+                         : cpu_arb<T>(core).schedule().filter();
+}
+
+template <class T>
+std::size_t pfb_arb_resampler_backend<T>::skip(block_core& core)
+{
+    return core.on_gpu() ? gpu_arb<T>(core).skip() : cpu_arb<T>(core).schedule().skip();
+}
+
+template <class T>
+std::size_t pfb_arb_resampler_backend<T>::output_count(block_core& core, std::size_t n)
+{
+    return core.on_gpu() ? gpu_arb<T>(core).output_count(n)
+                         : cpu_arb<T>(core).schedule().count(n);
+}
+
+template <class T>
+std::size_t pfb_arb_resampler_backend<T>::inputs_for(block_core& core, std::size_t k)
+{
+    return core.on_gpu() ? gpu_arb<T>(core).inputs_for(k)
+                         : cpu_arb<T>(core).schedule().position_of(k);
+}
+
+template <class T>
+std::size_t pfb_arb_resampler_backend<T>::next_position(block_core& core, std::size_t n)
+{
+    if (core.on_gpu())
+        return gpu_arb<T>(core).next_position(n);
+    std::size_t next = n;
+    cpu_arb<T>(core).schedule().count(n, &next);
+    return next;
+}
+
+template <class T>
+void pfb_arb_resampler_backend<T>::clear_skip(block_core& core)
+{
+    if (core.on_gpu())
+        gpu_arb<T>(core).clear_skip();
+    else
+        cpu_arb<T>(core).schedule().clear_skip();
+}
+
+template class cpu_pfb_arb_resampler<gr_complex>;
+template class cpu_pfb_arb_resampler<float>;
+template struct pfb_arb_resampler_backend<gr_complex>;
+template struct pfb_arb_resampler_backend<float>;
+
 } // namespace gpufilter
 } // namespace gr

@@ -3,10 +3,13 @@
 #define INCLUDED_GPUFILTER_PFB_BACKEND_H
 
 #include "block_core.h"
+#include "cuda/pfb/arb_schedule.h"
 #include <gnuradio/fft/fft.h>
 #include <gnuradio/filter/fir_filter_with_buffer.h>
+#include <gnuradio/filter/pfb_arb_resampler.h>
 #include <gnuradio/filter/polyphase_filterbank.h>
 #include <gnuradio/gr_complex.h>
+#include <type_traits>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -190,6 +193,60 @@ struct pfb_synthesizer_backend {
     static void set_taps(block_core& core, const std::vector<float>& taps);
     //! One entry per connected input; another length only between runs.
     static void set_channel_map(block_core& core, const std::vector<int>& port_map);
+};
+
+/*!
+ * \brief gr-filter's arbitrary resampler kernel (pfb_arb_resampler_ccf/fff::filter)
+ * on a window: the CPU fallback. Beside it the same schedule the GPU uses
+ * (cuda::arb_schedule) gives output counts before a call, and checks after each call
+ * that it followed gr-filter's kernel exactly.
+ */
+template <class T>
+class cpu_pfb_arb_resampler final : public cpu_kernel
+{
+public:
+    using kernel_type = std::conditional_t<std::is_same_v<T, gr_complex>,
+                                           gr::filter::kernel::pfb_arb_resampler_ccf,
+                                           gr::filter::kernel::pfb_arb_resampler_fff>;
+
+    cpu_pfb_arb_resampler(float rate, const std::vector<float>& taps, unsigned nfilts);
+
+    //! nnew new samples after the window's history; outputs at positions < nnew.
+    std::size_t
+    process(const void* const* windows, std::size_t nnew, void* const* out) override;
+
+    kernel_type& kernel() { return d_kernel; }
+    cuda::arb_schedule& schedule() { return d_sched; }
+
+private:
+    kernel_type d_kernel;
+    cuda::arb_schedule d_sched; // the same state: counts, and the input position
+};
+
+/*!
+ * \brief The arbitrary resampler blocks' computation: cuda::pfb_arb_resampler_stream<T>
+ * or cpu_pfb_arb_resampler<T>, and the resampler's state on whichever runs.
+ */
+template <class T>
+struct pfb_arb_resampler_backend {
+    static block_core::backends
+    make(float rate, const std::vector<float>& taps, unsigned filter_size);
+    static void set_taps(block_core& core, const std::vector<float>& taps);
+    static void set_rate(block_core& core, float rate);
+    //! gr-filter's set_phase (already checked): the next output's arm.
+    static void set_phase(block_core& core, float ph, unsigned nfilts);
+    //! The next output's arm (gr-filter's d_last_filter).
+    static unsigned filter(block_core& core);
+    //! Input position of the next output past the consumed samples.
+    static std::size_t skip(block_core& core);
+    //! Outputs the next n new samples give.
+    static std::size_t output_count(block_core& core, std::size_t n);
+    //! New samples that give at most k outputs.
+    static std::size_t inputs_for(block_core& core, std::size_t k);
+    //! The position of the output after those the next n new samples give (>= n).
+    static std::size_t next_position(block_core& core, std::size_t n);
+    //! A restarted stream starts at the next output.
+    static void clear_skip(block_core& core);
 };
 
 } // namespace gpufilter

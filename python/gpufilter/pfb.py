@@ -8,12 +8,13 @@ given, exactly as gr-filter designs them), and the GPU options (``device``,
 one GPU block; there is no stream_to_streams in front.
 """
 
-from gnuradio import gr
-from gnuradio.filter import optfir
+from gnuradio import fft, gr
+from gnuradio.filter import firdes, optfir
 
 from . import gpufilter_python as _blocks
 
-__all__ = ["channelizer_ccf", "decimator_ccf", "design_taps"]
+__all__ = ["arb_resampler_ccf", "arb_resampler_fff", "channelizer_ccf",
+           "decimator_ccf", "design_taps"]
 
 
 def design_taps(nfilts, atten=100):
@@ -107,3 +108,100 @@ class decimator_ccf(gr.hier_block2):
 
     def declare_sample_delay(self, delay):
         self.pfb.declare_sample_delay(delay)
+
+
+def _arb_resampler_taps(rate, flt_size=32, atten=100):
+    """gr-filter's default prototype for pfb.arb_resampler_ccf/fff: a low pass over
+    80 % of the output's half band (rate < 1: firdes.low_pass_2 with a
+    Blackman-harris window) or of the input's (rate >= 1: optfir, the ripple raised
+    from 0.1 dB in steps of 0.01 dB until it converges)."""
+    percent = 0.80
+    if rate < 1:
+        halfband = 0.5 * rate
+        bw = percent * halfband
+        tb = (percent / 2.0) * halfband
+        return firdes.low_pass_2(flt_size, flt_size, bw, tb, atten,
+                                 fft.window.WIN_BLACKMAN_HARRIS)
+    halfband = 0.5
+    bw = percent * halfband
+    tb = (percent / 2.0) * halfband
+    ripple = 0.1
+    while True:
+        try:
+            return optfir.low_pass(flt_size, flt_size, bw, bw + tb, ripple, atten)
+        except RuntimeError:
+            ripple += 0.01
+            print("Warning: set ripple to %.4f dB. If this is a problem, adjust the "
+                  "attenuation or create your own filter taps." % (ripple))
+            if ripple >= 1.0:
+                raise RuntimeError("optfir could not generate an appropriate filter.")
+
+
+class _arb_resampler(gr.hier_block2):
+    _name = None
+    _itemsize = None
+    _block = None
+
+    def __init__(self, rate, taps=None, flt_size=32, atten=100,
+                 device=_blocks.device_auto, batch_size=_blocks.default_batch_size):
+        gr.hier_block2.__init__(
+            self, self._name,
+            gr.io_signature(1, 1, self._itemsize),
+            gr.io_signature(1, 1, self._itemsize))
+        self._rate = rate
+        self._size = flt_size
+        if taps is not None and len(taps) > 0:
+            self._taps = taps
+        else:
+            self._taps = self.create_taps(self._rate, self._size, atten)
+        self.pfb = getattr(_blocks, self._block)(self._rate, self._taps, self._size,
+                                                 device=device, batch_size=batch_size)
+        self.connect(self, self.pfb, self)
+
+    def set_taps(self, taps):
+        self.pfb.set_taps(taps)
+
+    def set_rate(self, rate):
+        self.pfb.set_rate(rate)
+
+    def declare_sample_delay(self, delay):
+        self.pfb.declare_sample_delay(delay)
+
+    def taps(self):
+        return self.pfb.taps()
+
+    # The GPU options of the block inside.
+    def on_gpu(self):
+        return self.pfb.on_gpu()
+
+    def device(self):
+        return self.pfb.device()
+
+    def batch_size(self):
+        return self.pfb.batch_size()
+
+    def largest_batch(self):
+        return self.pfb.largest_batch()
+
+    def fir_method(self):
+        return self.pfb.fir_method()
+
+    @staticmethod
+    def create_taps(rate, flt_size=32, atten=100):
+        return _arb_resampler_taps(rate, flt_size, atten)
+
+
+class arb_resampler_ccf(_arb_resampler):
+    """Arbitrary resampler, complex in and out; gnuradio.filter.pfb.arb_resampler_ccf
+    on a GPU (taps designed as gr-filter designs them when none are given)."""
+    _name = "pfb_arb_resampler_ccf"
+    _itemsize = gr.sizeof_gr_complex
+    _block = "pfb_arb_resampler_ccf"
+
+
+class arb_resampler_fff(_arb_resampler):
+    """Arbitrary resampler, float in and out; gnuradio.filter.pfb.arb_resampler_fff
+    on a GPU (taps designed as gr-filter designs them when none are given)."""
+    _name = "pfb_arb_resampler_fff"
+    _itemsize = gr.sizeof_float
+    _block = "pfb_arb_resampler_fff"

@@ -76,7 +76,8 @@ class qa_grc(grcc_test_case):
              "gpufilter.pfb_decimator_ccf(4, taps, 1, True, False, (-1), 4096)",
              "gpufilter.pfb_interpolator_ccf(3, taps, (-1), 4096)",
              "gpufilter.pfb_synthesizer_ccf(4, taps, True, (-1), 4096)",
-             "set_channel_map([1, 6])"])
+             "set_channel_map([1, 6])",
+             "gpufilter_pfb.arb_resampler_ccf(", "gpufilter_pfb.arb_resampler_fff("])
         self.assertIn("set_taps(self.taps)", generated)
         run = subprocess.run([sys.executable, script], env=os.environ.copy(),
                              capture_output=True, text=True, timeout=120)

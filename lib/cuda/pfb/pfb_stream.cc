@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "../common/cuda_check.h"
 #include "../common/resources.h"
+#include "pfb_arb_resampler_engine.h"
 #include "pfb_channelizer_engine.h"
 #include "pfb_decimator_engine.h"
 #include "pfb_interpolator_engine.h"
@@ -155,6 +156,90 @@ void pfb_synthesizer_stream::set_channel_map(const std::vector<int>& port_map)
     template class pfb_channelizer_stream<In>;
 GPUFILTER_FOR_EACH_PFB_INPUT(GPUFILTER_INSTANTIATE_PFB_CHANNELIZER_STREAM)
 template class pfb_decimator_stream<complex>;
+
+template <class T>
+pfb_arb_resampler_stream<T>::pfb_arb_resampler_stream(int device,
+                                                      float rate,
+                                                      const std::vector<float>& taps,
+                                                      unsigned filter_size,
+                                                      std::size_t max_chunk)
+    : host_stream(device,
+                  make_on<pfb_arb_resampler_engine<T>>(device, rate, taps, filter_size),
+                  max_chunk)
+{
+}
+
+namespace {
+template <class T>
+pfb_arb_resampler_engine<T>& arb(processor& p)
+{
+    return static_cast<pfb_arb_resampler_engine<T>&>(p);
+}
+template <class T>
+const pfb_arb_resampler_engine<T>& arb(const processor& p)
+{
+    return static_cast<const pfb_arb_resampler_engine<T>&>(p);
+}
+} // namespace
+
+template <class T>
+void pfb_arb_resampler_stream<T>::set_taps(const std::vector<float>& taps)
+{
+    cudaStream_t s = compute_stream();
+    arb<T>(current()).set_taps(taps, s);
+}
+
+template <class T>
+void pfb_arb_resampler_stream<T>::set_rate(float rate)
+{
+    arb<T>(current()).set_rate(rate);
+    fit_outputs();
+}
+
+template <class T>
+void pfb_arb_resampler_stream<T>::set_filter(unsigned filter)
+{
+    arb<T>(current()).set_filter(filter);
+}
+
+template <class T>
+unsigned pfb_arb_resampler_stream<T>::filter() const
+{
+    return arb<T>(current()).schedule().filter();
+}
+
+template <class T>
+float pfb_arb_resampler_stream<T>::acc() const
+{
+    return arb<T>(current()).schedule().acc();
+}
+
+template <class T>
+std::size_t pfb_arb_resampler_stream<T>::skip() const
+{
+    return arb<T>(current()).schedule().skip();
+}
+
+template <class T>
+std::size_t pfb_arb_resampler_stream<T>::inputs_for(std::size_t k) const
+{
+    return arb<T>(current()).schedule().position_of(k);
+}
+
+template <class T>
+std::size_t pfb_arb_resampler_stream<T>::next_position(std::size_t n) const
+{
+    return arb<T>(current()).next_position(n);
+}
+
+template <class T>
+void pfb_arb_resampler_stream<T>::clear_skip()
+{
+    arb<T>(current()).clear_skip();
+}
+
+template class pfb_arb_resampler_stream<float>;
+template class pfb_arb_resampler_stream<complex>;
 
 } // namespace cuda
 } // namespace gpufilter

@@ -104,6 +104,35 @@ private:
     bool d_twox;
 };
 
+/*!
+ * \brief pfb_arb_resampler_engine<T> (T: float or complex) behind a host_stream, with
+ * gr-filter's resampler controls. output_count(n) depends on the state; skip() is the
+ * input position of the next output past the consumed samples.
+ */
+template <class T>
+class pfb_arb_resampler_stream : public host_stream
+{
+public:
+    pfb_arb_resampler_stream(int device,
+                             float rate,
+                             const std::vector<float>& taps,
+                             unsigned filter_size,
+                             std::size_t max_chunk);
+
+    //! New taps from the next output on; the caller sets the history again.
+    void set_taps(const std::vector<float>& taps);
+    void set_rate(float rate);
+    void set_filter(unsigned filter);
+    unsigned filter() const;
+    float acc() const;
+    std::size_t skip() const;
+    //! A call of this many samples gives at most k outputs (the position of output k).
+    std::size_t inputs_for(std::size_t k) const;
+    //! The position of the output after those n samples give (>= n).
+    std::size_t next_position(std::size_t n) const;
+    void clear_skip();
+};
+
 } // namespace cuda
 } // namespace gpufilter
 } // namespace gr

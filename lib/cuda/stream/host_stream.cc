@@ -275,6 +275,18 @@ void host_stream::replace(std::unique_ptr<processor> p)
         s.allocate_slots();
 }
 
+void host_stream::fit_outputs()
+{
+    impl& s = *d_impl;
+    if (s.proc->max_output_count(s.sub_chunk) <= s.slot_outputs)
+        return;
+    use_device(s.device);
+    s.compute.synchronize();
+    for (auto& slot : s.ring)
+        s.retire(*slot);
+    s.allocate_slots();
+}
+
 CUstream_st* host_stream::compute_stream()
 {
     use_device(d_impl->device);

@@ -73,6 +73,9 @@ protected:
     //! Replaces the processor between calls, e.g. a FIR whose new taps suit another
     //! algorithm, or a channelizer with another number of output ports.
     void replace(std::unique_ptr<processor> p);
+    //! Between calls, after the processor's max_output_count() grew (a resampler's
+    //! new rate): larger output slots.
+    void fit_outputs();
     //! Makes the device current and returns the compute stream: set-up work (taps,
     //! history) a subclass queues there runs in order with the computation.
     CUstream_st* compute_stream();

@@ -19,6 +19,7 @@ void bind_freq_xlating_fir_filter(py::module& m);
 void bind_hilbert_fc(py::module& m);
 void bind_nlms(py::module& m);
 void bind_nlms_filter_ff(py::module& m);
+void bind_pfb_arb_resampler(py::module& m);
 void bind_pfb_channelizer_ccf(py::module& m);
 void bind_pfb_channelizer_vcf(py::module& m);
 void bind_pfb_decimator_ccf(py::module& m);
@@ -54,6 +55,7 @@ PYBIND11_MODULE(gpufilter_python, m)
     bind_hilbert_fc(m);
     bind_nlms(m);
     bind_nlms_filter_ff(m);
+    bind_pfb_arb_resampler(m);
     bind_pfb_channelizer_ccf(m);
     bind_pfb_channelizer_vcf(m);
     bind_pfb_decimator_ccf(m);

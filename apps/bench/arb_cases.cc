@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+// Arbitrary resampler family: the engine on device-resident samples (ccf and fff,
+// 32 filters, rates 0.75 and 2.3421), timed two ways with CUDA events: the GPU's
+// work alone (the host's schedule made before the timed span) and a whole process()
+// call (the host's float schedule included); bytes in + bytes out per input sample
+// against the memory roofline. And the block in a flowgraph beside gr-filter's
+// pfb_arb_resampler_ccf and blocks.copy of the same output bytes.
+
+#include "bench.h"
+#include "common/resources.h"
+#include "flowgraph_timer.h"
+#include "pfb/pfb_arb_resampler_engine.h"
+#include <gnuradio/blocks/copy.h>
+#include <gnuradio/blocks/vector_source.h>
+#include <gnuradio/filter/pfb_arb_resampler_ccf.h>
+#include <gnuradio/gpufilter/pfb_arb_resampler.h>
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <sstream>
+#include <vector>
+
+namespace bench {
+namespace cuda = gr::gpufilter::cuda;
+namespace {
+
+constexpr unsigned nfilts = 32;
+// gr-filter's pfb.arb_resampler_ccf designs 819 taps at 2.3421 and 969 at 0.75 (32
+// filters, 100 dB): 26 and 31 per filter. The rows use random taps of those lengths.
+int design_length(float rate) { return rate >= 1.0f ? 819 : 969; }
+
+std::string rate_text(float rate)
+{
+    std::ostringstream s;
+    s << rate;
+    return s.str();
+}
+
+double median(std::vector<float> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+//! Holds a stream until released: what is queued behind it runs back to back.
+void CUDART_CB hold(void* flag)
+{
+    auto* f = static_cast<std::atomic<bool>*>(flag);
+    while (!f->load())
+        ;
+}
+
+template <class T>
+void engine_row(const options& o,
+                const device_info& dev,
+                const std::string& type,
+                float rate,
+                bool gpu_only,
+                std::vector<row>& rows)
+{
+    row r;
+    r.family = "arb";
+    r.type = type;
+    r.taps = design_length(rate);
+    r.decimation = 1;
+    r.impl = "gpufilter pfb_arb_resampler r=" + rate_text(rate) +
+             (gpu_only ? " (GPU work)" : " (with host schedule)");
+    r.on_gpu = true;
+    const double item = sizeof(T);
+    r.bytes_per_sample = item + item * rate; // per input sample
+    const int T_arm = (r.taps + nfilts - 1) / nfilts;
+    r.flop_per_sample = rate * (item == 8 ? 8.0 : 4.0) * T_arm;
+    r.ceiling_msps =
+        std::min(dev.mem_bw / r.bytes_per_sample, dev.peak_fp32 / r.flop_per_sample) /
+        1e6;
+    r.ceiling_kind = "roofline (memory)";
+    try {
+        const std::size_t n = o.quick ? std::size_t(1) << 16 : std::size_t(1) << 24;
+        const auto taps = random_samples<float>(r.taps, 5);
+        cuda::pfb_arb_resampler_engine<T> e(rate, taps, nfilts);
+        cuda::device_buffer<T> in(n);
+        cuda::device_buffer<T> out(e.max_output_count(n));
+        {
+            std::vector<T> host;
+            if constexpr (std::is_same_v<T, float>)
+                host = random_samples<float>(n, 4);
+            else
+                host = random_samples<cuda::complex>(n, 4);
+            GPUFILTER_CHECK(
+                cudaMemcpy(in.get(), host.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+        }
+        const void* src[] = { in.get() };
+        void* dst[] = { out.get() };
+        cuda::stream s;
+        // One call first, unheld: it allocates the engine's checkpoint buffers, which
+        // must not happen while hold() keeps the stream.
+        e.process(src, n, dst, s);
+        s.synchronize();
+        cuda::event start(true), stop(true);
+        const int warmup = 2, reps = o.quick ? 3 : 7;
+        std::vector<float> ms;
+        for (int i = 0; i < warmup + reps; ++i) {
+            std::atomic<bool> go{ !gpu_only };
+            if (gpu_only)
+                GPUFILTER_CHECK(cudaLaunchHostFunc(s, hold, &go));
+            start.record(s);
+            e.process(src, n, dst, s);
+            stop.record(s);
+            go = true;
+            stop.synchronize();
+            float t;
+            GPUFILTER_CHECK(cudaEventElapsedTime(&t, start, stop));
+            if (i >= warmup)
+                ms.push_back(t);
+        }
+        r.samples = n;
+        r.seconds = median(ms) / 1e3;
+        r.msps = n / r.seconds / 1e6;
+        r.note = std::to_string(reps) + " calls of " + std::to_string(n) +
+                 " inputs, median; MS/s of input";
+    } catch (const std::exception& ex) {
+        r.note = std::string("error: ") + ex.what();
+    }
+    std::printf("  arb %s %-52s %9.1f MS/s in  (%.1f%% of %s)\n",
+                type.c_str(),
+                r.impl.c_str(),
+                r.msps,
+                r.ceiling_msps > 0 ? 100.0 * r.msps / r.ceiling_msps : 0.0,
+                r.ceiling_kind.c_str());
+    std::fflush(stdout);
+    rows.push_back(r);
+}
+
+//! The block in a flowgraph, complex, 32 filters: MS/s of output beside blocks.copy
+//! of complex items (the same output bytes) and gr-filter's block.
+void run_arb_flowgraph_cases(const options& o, float rate, std::vector<row>& rows)
+{
+    const std::string family = "arb-flowgraph r=" + rate_text(rate);
+    constexpr std::size_t source_len = 1 << 19;
+    const auto data = random_samples<gr_complex>(source_len, 6);
+    const block_factory source = [&] {
+        return gr::blocks::vector_source<gr_complex>::make(data, true);
+    };
+    const int ntaps = design_length(rate);
+    const auto taps = random_samples<float>(ntaps, 5);
+    const std::size_t c = sizeof(gr_complex);
+    std::printf("arbitrary resampler in a flowgraph, rate %g (%.2f s per measurement)\n",
+                rate,
+                o.seconds);
+    const row_label copy_label{ family, "ccf", 0, 1, "blocks.copy", "" };
+    rows.push_back(flowgraph_row(
+        o, copy_label, source, c, [] { return gr::blocks::copy::make(c); }, c));
+
+    gr::basic_block_sptr blk;
+    const std::string gr_impl = "gr-filter pfb_arb_resampler_ccf";
+    const row_label ours{ family, "ccf", ntaps, 1, "gpufilter pfb_arb_resampler_ccf",
+                          gr_impl };
+    row g = flowgraph_row(
+        o,
+        ours,
+        source,
+        c,
+        [&] {
+            return blk = gr::gpufilter::pfb_arb_resampler_ccf::make(rate, taps, nfilts);
+        },
+        c);
+    mark_gpu_row(g, blk, o);
+    g.msps *= rate; // output samples: compared with blocks.copy's items
+    g.bytes_per_sample = c + c * rate;
+    g.ceiling_msps = o.pcie_gbps * 1e9 / (c * std::max(1.0f, rate)) / 1e6 * rate;
+    g.note += "; MS/s of output";
+    rows.push_back(g);
+
+    const row_label theirs{ family, "ccf", ntaps, 1, gr_impl, "" };
+    row t = flowgraph_row(
+        o,
+        theirs,
+        source,
+        c,
+        [&] { return gr::filter::pfb_arb_resampler_ccf::make(rate, taps, nfilts); },
+        c);
+    t.msps *= rate;
+    t.note = "MS/s of output";
+    rows.push_back(t);
+}
+
+} // namespace
+
+void run_arb_cases(const options& o, const device_info& dev, std::vector<row>& rows)
+{
+    for (const float rate : { 0.75f, 2.3421f })
+        run_arb_flowgraph_cases(o, rate, rows);
+    if (dev.count == 0) {
+        std::printf("arb engine rows skipped: no usable CUDA device (%s)\n",
+                    dev.why_none.c_str());
+        return;
+    }
+    cuda::use_device(0);
+    std::printf("arbitrary resampler engine on %s\n", dev.name.c_str());
+    std::fflush(stdout);
+    for (const float rate : { 0.75f, 2.3421f })
+        for (const bool gpu_only : { true, false }) {
+            engine_row<cuda::complex>(o, dev, "ccf", rate, gpu_only, rows);
+            engine_row<float>(o, dev, "fff", rate, gpu_only, rows);
+        }
+}
+
+} // namespace bench

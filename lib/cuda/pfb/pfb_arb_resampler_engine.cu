@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "../fir/history_kernels.cuh"
+#include "pfb_arb_kernels.cuh"
+#include "pfb_arb_resampler_engine.h"
+#include <algorithm>
+#include <stdexcept>
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+
+template <class T>
+pfb_arb_resampler_engine<T>::pfb_arb_resampler_engine(float rate,
+                                                      const std::vector<float>& taps,
+                                                      unsigned filter_size)
+    : d_sched(rate, filter_size, filter_size ? (taps.size() / 2) % filter_size : 0),
+      d_state(1),
+      d_ports{ { sizeof(T) }, { sizeof(T) } }
+{
+    stream s;
+    set_taps(taps, s);
+    s.synchronize();
+}
+
+template <class T>
+void pfb_arb_resampler_engine<T>::set_taps(const std::vector<float>& taps,
+                                           cudaStream_t stream)
+{
+    if (taps.empty())
+        throw std::invalid_argument("taps: must not be empty");
+    const std::size_t N = d_sched.rate().int_rate;
+    const std::size_t Tn = (taps.size() + N - 1) / N;
+    // gr-filter's derivative taps: (-1, 1) applied forward, the last one 0.
+    std::vector<float> padded(N * Tn, 0.0f), dpadded(N * Tn, 0.0f);
+    std::copy(taps.begin(), taps.end(), padded.begin());
+    for (std::size_t i = 0; i + 1 < taps.size(); ++i) {
+        float tap = 0.0f;
+        tap += -1.0f * taps[i];
+        tap += 1.0f * taps[i + 1];
+        dpadded[i] = tap;
+    }
+    std::vector<float2> arms(N * Tn);
+    for (std::size_t j = 0; j < N; ++j)
+        for (std::size_t m = 0; m < Tn; ++m)
+            arms[j * Tn + m] = make_float2(padded[j + m * N], dpadded[j + m * N]);
+
+    GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // queued work reads the old arms
+    if (d_arms.size() < arms.size())
+        d_arms = device_buffer<float2>(arms.size());
+    GPUFILTER_CHECK(cudaMemcpyAsync(d_arms.get(),
+                                    arms.data(),
+                                    arms.size() * sizeof(float2),
+                                    cudaMemcpyHostToDevice,
+                                    stream));
+    d_state.resize_history(Tn - 1, stream);
+    GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // before `arms` goes
+    d_taps_per_filter = static_cast<int>(Tn);
+    d_taps = taps;
+}
+
+template <class T>
+void pfb_arb_resampler_engine<T>::set_rate(float rate)
+{
+    d_sched.set_rate(rate);
+    d_memo_valid = false;
+}
+
+template <class T>
+void pfb_arb_resampler_engine<T>::set_filter(unsigned filter)
+{
+    d_sched.set_filter(filter);
+    d_memo_valid = false;
+}
+
+template <class T>
+void pfb_arb_resampler_engine<T>::clear_skip()
+{
+    d_sched.clear_skip();
+    d_memo_valid = false;
+}
+
+template <class T>
+std::size_t pfb_arb_resampler_engine<T>::output_count(std::size_t n) const
+{
+    if (!d_memo_valid || n < d_memo_lo || n > d_memo_hi) {
+        d_memo_count = d_sched.count(n, &d_memo_hi);
+        d_memo_lo = n;
+        d_memo_valid = true;
+    }
+    return d_memo_count;
+}
+
+template <class T>
+std::size_t pfb_arb_resampler_engine<T>::next_position(std::size_t n) const
+{
+    output_count(n);
+    return d_memo_hi;
+}
+
+template <class T>
+std::size_t pfb_arb_resampler_engine<T>::process(const void* const* in,
+                                                 std::size_t n,
+                                                 void* const* out,
+                                                 cudaStream_t s)
+{
+    const T* d_in = static_cast<const T*>(in[0]);
+    const arb_rate rate = d_sched.rate();
+    // Room for the most outputs n samples can give: no counting pass before the
+    // one that writes the checkpoints.
+    const std::size_t need = d_sched.max_count(n) / arb_checkpoint_stride + 2;
+
+    plan_slot& plan = d_plans[d_next_plan];
+    d_next_plan = (d_next_plan + 1) % static_cast<int>(d_plans.size());
+    if (plan.used)
+        plan.uploaded.synchronize(); // its pinned buffer may still be copying
+    if (plan.host.size() < need) {
+        plan.host = pinned_buffer<arb_checkpoint>(need);
+        plan.dev = device_buffer<arb_checkpoint>(need);
+    }
+    if (n > 0x7fffffffULL)
+        throw std::logic_error("pfb_arb_resampler_engine: call too large");
+    const bool exact = d_sched.exact(); // the checkpoints' kind, for the whole call
+    const std::size_t count = d_sched.advance(n, plan.host.get(), plan.host.size());
+    d_memo_valid = false;
+    if (count > d_sched.max_count(n)) // the output buffers are sized by it
+        throw std::logic_error("pfb_arb_resampler_engine: more outputs than the bound");
+
+    if (count) {
+        const std::size_t stride = exact ? arb_exact_stride : arb_checkpoint_stride;
+        const std::size_t ncp = (count - 1) / stride + 1;
+        GPUFILTER_CHECK(cudaMemcpyAsync(plan.dev.get(),
+                                        plan.host.get(),
+                                        ncp * sizeof(arb_checkpoint),
+                                        cudaMemcpyHostToDevice,
+                                        s));
+        plan.uploaded.record(s);
+        plan.used = true;
+
+        const arb_kernels::step_rule rule{ rate.int_rate,
+                                           rate.dec_rate / rate.int_rate,
+                                           rate.dec_rate % rate.int_rate,
+                                           rate.flt_rate,
+                                           rate.dec_rate,
+                                           exact ? static_cast<unsigned long long>(
+                                                       rate.flt_rate *
+                                                       float(1u << arb_fraction_bits))
+                                                 : 0ULL };
+        const int Tn = d_taps_per_filter;
+        using S = device_t<T>;
+        const auto src = history_view(d_state, d_in, n);
+        // A block's outputs span at most 255 steps of dq + 1 inputs, plus the taps.
+        const long long span = (arb_kernels::threads - 1LL) * (rule.dq + 1) + Tn;
+        const unsigned blocks =
+            blocks_for(static_cast<long long>(count), arb_kernels::threads);
+        const bool staged = span <= arb_kernels::max_staged;
+        auto* kernel = staged ? (exact ? arb_kernels::resample<S, true, true>
+                                       : arb_kernels::resample<S, true, false>)
+                              : (exact ? arb_kernels::resample<S, false, true>
+                                       : arb_kernels::resample<S, false, false>);
+        kernel<<<blocks, arb_kernels::threads, staged ? span * sizeof(S) : 0, s>>>(
+            src,
+            Tn,
+            d_arms.get(),
+            plan.dev.get(),
+            rule,
+            static_cast<long long>(count),
+            static_cast<S*>(out[0]));
+        GPUFILTER_CHECK_LAUNCH();
+    }
+    d_state.advance(d_in, n, s);
+    return count;
+}
+
+template class pfb_arb_resampler_engine<float>;
+template class pfb_arb_resampler_engine<complex>;
+
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr

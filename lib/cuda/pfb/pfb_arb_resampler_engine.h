@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_CUDA_PFB_ARB_RESAMPLER_ENGINE_H
+#define INCLUDED_GPUFILTER_CUDA_PFB_ARB_RESAMPLER_ENGINE_H
+
+#include "../common/resources.h"
+#include "../common/sample_types.h"
+#include "../fir/fir_state.h"
+#include "../stream/processor.h"
+#include "arb_schedule.h"
+#include <array>
+#include <cstddef>
+#include <vector>
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+
+/*!
+ * \brief Polyphase arbitrary resampler on device-resident samples: gr-filter 3.10's
+ * gr::filter::kernel::pfb_arb_resampler_ccf (T = complex) or _fff (T = float).
+ *
+ * N = filter_size arms of the filter bank and of its derivative bank: the prototype
+ * taps h and dh[i] = h[i+1] - h[i] (dh's last tap 0), each zero-padded to N*T taps,
+ * T = ceil(ntaps / N), arm j holding taps[j + m*N], m < T (the split of
+ * polyphase_bank and gr-filter's create_taps). Output k is at input sample p_k through
+ * arm j_k with fraction a_k (arb_schedule: gr-filter's float recurrence, on the host):
+ *   y_k = sum_m h_j[m] x[p - m] + a_k * sum_m dh_j[m] x[p - m],   m < T,
+ * x[m] = 0 before the first sample. A call of n input samples gives the outputs at
+ * positions < n (output_count(n), which depends on the state); any split of the
+ * stream into calls gives the output of one call. The last T - 1 samples are kept on
+ * the device (fir_state).
+ */
+template <class T>
+class pfb_arb_resampler_engine final : public processor
+{
+public:
+    //! Uses the current device. Throws std::invalid_argument for a rate that is not a
+    //! finite number > 0, empty taps or filter_size 0.
+    pfb_arb_resampler_engine(float rate,
+                             const std::vector<float>& taps,
+                             unsigned filter_size);
+
+    //! New taps from the next output on; the history is trimmed or zero-padded to
+    //! T' - 1 samples (the block then sets it from GNU Radio's window). Synchronizes.
+    void set_taps(const std::vector<float>& taps, cudaStream_t stream);
+    //! gr-filter's set_rate: the stride and fraction from the next output on.
+    void set_rate(float rate);
+    //! The next output's arm (gr-filter's d_last_filter, set by set_phase).
+    void set_filter(unsigned filter);
+    //! Forgets the input position past the consumed samples (a restarted stream).
+    void clear_skip();
+    const arb_schedule& schedule() const { return d_sched; }
+    unsigned filter_size() const { return d_sched.rate().int_rate; }
+    int taps_per_filter() const { return d_taps_per_filter; }
+    const std::vector<float>& taps() const { return d_taps; }
+
+    const port_layout& ports() const override { return d_ports; }
+    std::size_t output_count(std::size_t n) const override;
+    //! The position of the output after those output_count(n) counts (>= n): a call
+    //! of up to that many samples gives the same outputs and leaves no skip.
+    std::size_t next_position(std::size_t n) const;
+    std::size_t max_output_count(std::size_t n) const override
+    {
+        return d_sched.max_count(n);
+    }
+    std::size_t process(const void* const* in,
+                        std::size_t n,
+                        void* const* out,
+                        cudaStream_t s) override;
+    std::size_t history_items() const override { return d_state.history_len(); }
+    //! Takes the history; the resampler's arm, fraction and position stay, as in
+    //! gr-filter, whose state survives new taps and restarts.
+    void set_history(const void* const* host, cudaStream_t s) override
+    {
+        d_state.set_history(static_cast<const T*>(host[0]), s);
+    }
+    const char* method() const override { return "pfb"; }
+
+private:
+    //! The pinned and device checkpoint buffers of one call, reused round a ring.
+    struct plan_slot {
+        pinned_buffer<arb_checkpoint> host;
+        device_buffer<arb_checkpoint> dev;
+        event uploaded;
+        bool used = false;
+    };
+
+    arb_schedule d_sched;
+    fir_state<T, T> d_state;
+    int d_taps_per_filter = 0;
+    std::vector<float> d_taps;
+    device_buffer<float2> d_arms; // [j*T + m] = (h_j[m], dh_j[m])
+    port_layout d_ports;
+    std::array<plan_slot, 4> d_plans;
+    int d_next_plan = 0;
+    // output_count(n) memo: the block and the host_stream ask for it before process()
+    // runs; every n in [d_memo_lo, d_memo_hi] gives d_memo_count.
+    mutable std::size_t d_memo_lo = 0, d_memo_hi = 0, d_memo_count = 0;
+    mutable bool d_memo_valid = false;
+};
+
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr
+
+#endif

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+// pfb_arb_resampler_engine (float and complex) against the float64 reference of
+// gr-filter 3.10's pfb_arb_resampler kernel (arb_reference.h), called as the block
+// calls it: random call sizes, rate, arm and taps changes mid-stream.
+
+#include "../gpu_test_env.h"
+#include "arb_reference.h"
+#include "common/resources.h"
+#include "pfb/pfb_arb_resampler_engine.h"
+#include "pfb_reference.h"
+#include <gtest/gtest.h>
+#include <algorithm>
+#include <random>
+#include <vector>
+
+namespace gr {
+namespace gpufilter {
+namespace test {
+namespace {
+
+using cuda::complex;
+using cuda::pfb_arb_resampler_engine;
+
+constexpr double tolerance = 2e-5;
+
+class arb_engine_test : public ::testing::Test
+{
+protected:
+    void SetUp() override { GPUFILTER_REQUIRE_DEVICE_OR_SKIP(); }
+    std::mt19937 rng{ 2024 };
+};
+
+template <class T>
+std::vector<T> samples(std::size_t n, std::mt19937& g)
+{
+    if constexpr (std::is_same_v<T, complex>) {
+        return random_samples<complex>(n, g);
+    } else {
+        std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+        std::vector<float> v(n);
+        for (auto& s : v)
+            s = u(g);
+        return v;
+    }
+}
+
+//! What to change before a call (index `call`): returns nothing; acts on both.
+struct change {
+    int call;
+    float rate = 0;          // set_rate when > 0
+    int filter = -1;         // set_filter when >= 0
+    std::vector<float> taps; // set_taps when not empty (then the history is set again)
+};
+
+/*!
+ * Runs x through the engine as the block does (each call: skip + floor(noutput/rate)
+ * samples for a random noutput, all consumed) and gr-filter's kernel (the reference)
+ * with gr-filter's calls; compares every output and the counts.
+ */
+template <class T>
+void check_stream(float rate,
+                  const std::vector<float>& taps,
+                  unsigned N,
+                  std::size_t total,
+                  std::mt19937& g,
+                  const std::vector<change>& changes = {},
+                  int max_noutput = 9000)
+{
+    const auto x = samples<T>(total, g);
+    std::vector<cd> xw(total);
+    for (std::size_t i = 0; i < total; ++i)
+        xw[i] = widen(x[i]);
+
+    pfb_arb_resampler_engine<T> e(rate, taps, N);
+    arb_reference ref(rate, taps, N);
+    cuda::stream s;
+    cuda::device_buffer<T> d_in(total);
+    GPUFILTER_CHECK(
+        cudaMemcpy(d_in.get(), x.data(), total * sizeof(T), cudaMemcpyHostToDevice));
+    float cur_rate = rate;
+    const std::size_t cap = e.max_output_count(total) * 3 + 64;
+    cuda::device_buffer<T> d_out(cap);
+    const std::vector<T> poisoned(cap, poison<T>());
+    GPUFILTER_CHECK(cudaMemcpy(
+        d_out.get(), poisoned.data(), cap * sizeof(T), cudaMemcpyHostToDevice));
+    GPUFILTER_CHECK(cudaDeviceSynchronize());
+
+    std::vector<cd> want;
+    std::uniform_int_distribution<int> nout(1, max_noutput);
+    std::size_t consumed = 0, produced = 0;
+    long gr_pos = 0;
+    for (int call = 0; consumed + e.schedule().skip() < total; ++call) {
+        for (const auto& c : changes) {
+            if (c.call != call)
+                continue;
+            if (c.rate > 0) {
+                e.set_rate(c.rate);
+                ref.set_rate(c.rate);
+                cur_rate = c.rate;
+            }
+            if (c.filter >= 0) {
+                e.set_filter(c.filter);
+                ref.set_last_filter(c.filter);
+            }
+            if (!c.taps.empty()) {
+                e.set_taps(c.taps, s);
+                ref.set_taps(c.taps);
+                // The block sets the history from GNU Radio's window: the real past.
+                std::vector<T> past(e.history_items(), T{});
+                for (std::size_t i = 0; i < past.size(); ++i) {
+                    const long v = static_cast<long>(consumed) - past.size() + i;
+                    if (v >= 0)
+                        past[i] = x[v];
+                }
+                const void* h = past.data();
+                e.set_history(&h, s);
+            }
+        }
+        const int nitems = static_cast<int>(std::floor(nout(g) / cur_rate));
+        std::size_t n = e.schedule().skip() + nitems;
+        const std::size_t avail = total - consumed;
+        int gr_read = nitems;
+        if (n > avail) { // the end of the stream: both read what is left
+            n = avail;
+            gr_read = static_cast<int>(total - gr_pos);
+        }
+        const std::size_t expected = e.output_count(n);
+        ASSERT_LE(expected, e.max_output_count(n));
+        ASSERT_LE(produced + expected, cap);
+        const void* in_ptr = d_in.get() + consumed;
+        void* out_ptr = d_out.get() + produced;
+        const std::size_t got = e.process(&in_ptr, n, &out_ptr, s.get());
+        ASSERT_EQ(got, expected);
+        const std::size_t before = want.size();
+        gr_pos += ref.filter(xw, gr_pos, gr_read, want);
+        ASSERT_EQ(want.size() - before, got) << "call " << call;
+        consumed += n;
+        produced += got;
+    }
+    s.synchronize();
+    std::vector<T> y(produced + 32);
+    GPUFILTER_CHECK(
+        cudaMemcpy(y.data(), d_out.get(), y.size() * sizeof(T), cudaMemcpyDeviceToHost));
+    ASSERT_EQ(produced, want.size());
+    double peak = 1.0;
+    for (const auto& w : want)
+        peak = std::max(peak, std::abs(w));
+    double worst = 0;
+    std::size_t worst_k = 0;
+    for (std::size_t k = 0; k < produced; ++k) {
+        const double err = std::abs(widen(y[k]) - want[k]);
+        if (!(err <= worst)) { // NaN (poison) counts as worst
+            worst = std::isnan(err) ? INFINITY : err;
+            worst_k = k;
+        }
+    }
+    EXPECT_LE(worst / peak, tolerance) << "output " << worst_k << " of " << produced;
+    for (std::size_t k = produced; k < y.size(); ++k)
+        EXPECT_TRUE(std::isnan(widen(y[k]).real())) << "wrote past its outputs: " << k;
+}
+
+TEST(pfb_arb_parameters, bad_arguments_throw_before_the_gpu)
+{
+    const std::vector<float> taps(64, 0.5f);
+    using E = pfb_arb_resampler_engine<complex>;
+    EXPECT_THROW(E(0.0f, taps, 32), std::invalid_argument);
+    EXPECT_THROW(E(-2.0f, taps, 32), std::invalid_argument);
+    EXPECT_THROW(E(NAN, taps, 32), std::invalid_argument);
+    EXPECT_THROW(E(INFINITY, taps, 32), std::invalid_argument);
+    EXPECT_THROW(E(1.5f, taps, 0), std::invalid_argument);
+}
+
+TEST_F(arb_engine_test, complex_rates_filter_sizes_and_tap_counts)
+{
+    for (const float rate : { 2.3421f, 0.75f, 1.0f / 3.7f, 1.0f, 7.77f })
+        for (const unsigned N : { 1u, 7u, 32u, 64u })
+            for (const std::size_t ntaps :
+                 { std::size_t(1), std::size_t(N * 3 + 1), std::size_t(N * 12) }) {
+                SCOPED_TRACE(::testing::Message()
+                             << "rate " << rate << " N " << N << " ntaps " << ntaps);
+                check_stream<complex>(rate, random_taps(ntaps, rng), N, 30011, rng);
+            }
+}
+
+TEST_F(arb_engine_test, float_rates_and_tap_counts)
+{
+    for (const float rate : { 2.3421f, 0.75f, 1.0f / 3.7f, 1.0f })
+        for (const std::size_t ntaps : { std::size_t(31), std::size_t(873) }) {
+            SCOPED_TRACE(::testing::Message() << "rate " << rate << " ntaps " << ntaps);
+            check_stream<float>(rate, random_taps(ntaps, rng), 32, 40009, rng);
+        }
+}
+
+TEST_F(arb_engine_test, long_filters_and_extreme_rates)
+{
+    // 2000 taps: 63 per arm; rate 0.01: a block's span is past the staged limit (the
+    // device-memory path); rate 40: dec 0, several outputs per input and arm.
+    check_stream<complex>(1.5f, random_taps(2000, rng), 32, 20011, rng);
+    check_stream<complex>(0.01f, random_taps(400, rng), 32, 200003, rng, {}, 200);
+    check_stream<float>(0.013f, random_taps(400, rng), 32, 200003, rng, {}, 200);
+    check_stream<complex>(40.0f, random_taps(300, rng), 32, 5003, rng, {}, 40000);
+}
+
+TEST_F(arb_engine_test, tiny_calls_keep_the_state)
+{
+    check_stream<complex>(2.3421f, random_taps(501, rng), 32, 4001, rng, {}, 3);
+    check_stream<complex>(1.0f / 3.7f, random_taps(501, rng), 32, 4001, rng, {}, 1);
+}
+
+TEST_F(arb_engine_test, rate_arm_and_taps_changes_mid_stream)
+{
+    std::vector<change> ch(4);
+    ch[0].call = 3;
+    ch[0].rate = 0.61f;
+    ch[1].call = 6;
+    ch[1].filter = 33; // past the last arm, as set_phase near 2 pi can give
+    ch[2].call = 9;
+    ch[2].rate = 3.3f; // larger outputs than at construction
+    ch[3].call = 12;
+    ch[3].taps = random_taps(700, rng); // more taps per arm
+    check_stream<complex>(2.3421f, random_taps(401, rng), 32, 60013, rng, ch, 5000);
+    ch[3].taps = random_taps(33, rng); // fewer
+    check_stream<float>(0.75f, random_taps(401, rng), 32, 60013, rng, ch, 5000);
+}
+
+} // namespace
+} // namespace test
+} // namespace gpufilter
+} // namespace gr
