@@ -19,6 +19,13 @@ GPUFILTER_API void fail_gpu_after(long calls);
 //! Host memory ranges GPU blocks keep page-locked now (leak checks).
 GPUFILTER_API std::size_t page_locked_ranges();
 
+//! Blocks on the CPU fallback made afterwards declare device buffers too, emulated in
+//! host memory (device_buffer::set_emulation_for_tests).
+GPUFILTER_API void emulate_device_buffers(bool on);
+
+//! Bytes of device memory that device buffers hold now (emulated ones included).
+GPUFILTER_API std::size_t device_buffer_bytes();
+
 } // namespace testing
 } // namespace gpufilter
 } // namespace gr

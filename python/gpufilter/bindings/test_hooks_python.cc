@@ -13,4 +13,12 @@ PYBIND11_MODULE(gpufilter_test_hooks, m)
     m.def("page_locked_ranges",
           &gr::gpufilter::testing::page_locked_ranges,
           "Host memory ranges GPU blocks keep page-locked now.");
+    m.def("emulate_device_buffers",
+          &gr::gpufilter::testing::emulate_device_buffers,
+          pybind11::arg("on"),
+          "Blocks on the CPU fallback made afterwards declare device buffers, emulated "
+          "in host memory.");
+    m.def("device_buffer_bytes",
+          &gr::gpufilter::testing::device_buffer_bytes,
+          "Bytes of device memory that device buffers hold now (emulated included).");
 }
