@@ -3,6 +3,7 @@
 #include <gnuradio/block.h>
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/logger.h>
+#include <algorithm>
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -152,6 +153,29 @@ void* device_buffer::write_pointer()
 const void* device_buffer::_read_pointer(unsigned int read_index)
 {
     return home() + std::size_t(read_index) * d_sizeof_item;
+}
+
+int device_buffer::space_available()
+{
+    const int space = gr::buffer_single_mapped::space_available();
+    if (d_readers.empty())
+        return space;
+    // GNU Radio 3.10.5 lets the writer fill a single-mapped buffer up to a reader that
+    // has wrapped, keeping back only the readers' largest output_multiple. A reader
+    // that needs more contiguous items than are left before the end (a tagged-stream
+    // block's packet, a GPU block's batch) can then neither read nor be realigned
+    // (input_blocked_callback needs that much room in front of the writer): both wait
+    // for ever. While a reader is behind the writer's wrap, a quarter of the buffer
+    // stays free, so a reader needing up to that much is always realigned (GPU
+    // blocks ask for at most a quarter of a device buffer, batch_gate).
+    const gr::buffer_reader* slowest = d_readers[0];
+    for (const auto* r : d_readers)
+        if (r->nitems_read() < slowest->nitems_read())
+            slowest = r;
+    if (slowest->get_read_index() <= d_write_index)
+        return space;
+    const int slack = static_cast<int>(d_bufsize / 4);
+    return std::max(0, space - slack);
 }
 
 void device_buffer::post_work(int /*nitems*/)

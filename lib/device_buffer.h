@@ -79,6 +79,7 @@ public:
     static void set_emulation_for_tests(bool on);
     static bool emulation_for_tests();
 
+    int space_available() override;
     void post_work(int nitems) override;
     bool do_allocate_buffer(std::size_t final_nitems, std::size_t sizeof_item) override;
     void* write_pointer() override;
