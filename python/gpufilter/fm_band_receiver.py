@@ -36,7 +36,7 @@ MIN_BANK_RATE = 40e3         # the audio filter's output rate must exceed 2 x 15
 ANALYSIS_SECONDS = 0.2
 NOISE_PERCENTILE = 10        # the noise floor: this percentile of the spectrum's bins
 PILOT_HZ = 19e3
-PILOT_MARGIN_DB = 10.0       # a pilot stands this far above the spectrum beside it
+PILOT_MARGIN_DB = 25.0       # a pilot stands this far above the spectrum beside it
 BACKENDS = ("gpu", "fallback", "cpu")
 
 BandPlan = collections.namedtuple(

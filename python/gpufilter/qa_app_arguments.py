@@ -111,7 +111,8 @@ class qa_app_arguments(gr_unittest.TestCase):
         ])
 
     def test_005_every_option_has_help(self):
-        for app in ("gpufilter_fm_rx", "gpufilter_fir_demo.py", "gpufilter_aec",
+        for app in ("gpufilter_fm_rx", "gpufilter_fm_band_rx", "gpufilter_fir_demo.py",
+                    "gpufilter_aec",
                     "bench_nlms.py"):
             path = os.path.join(APPS, app)
             loader = importlib.machinery.SourceFileLoader(app.replace(".", "_"), path)

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The whole-band FM receiver on a small generated band (2.4 MS/s, 12 channels):
+every detected station's WAV correlates with its own audio and not with its
+neighbours', empty channels and stations below the threshold give no WAV, weak
+stations above it are received; gpufilter_fm_band_rx's errors are one line. Without
+a GPU the receiver runs its CPU fallback (with GPUFILTER_REQUIRE_GPU=1 the default
+backend must be on the GPU)."""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import wave
+
+import numpy as np
+from gnuradio import blocks, gr, gr_unittest
+from gnuradio.gpufilter import fm_band_receiver as br
+from gnuradio.gpufilter import fm_wide_band as wb
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gpu_test_support import GPU_REQUIRED  # noqa: E402
+from qa_fm_receiver import MIN_CORRELATION, aligned_correlation  # noqa: E402
+
+APP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                    "..", "apps", "gpufilter_fm_band_rx"))
+RATE = 2.4e6
+S = wb.Station
+STATIONS = [S(-1.0e6, 35, False), S(-800e3, 40, True), S(-400e3, 30, False),
+            S(0.0, 38, True), S(200e3, wb.WEAK_DB, True), S(600e3, wb.FAINT_DB, False),
+            S(1.0e6, 42, False)]
+RECEIVED = [0, 1, 2, 3, 4, 6]   # the faint station is below the default threshold
+MAX_CROSS = 0.2
+
+
+def read_wav(path):
+    with wave.open(path, "rb") as w:
+        assert w.getframerate() == 48000 and w.getnchannels() == 1
+        return np.frombuffer(w.readframes(w.getnframes()), "<i2") / 32768.0
+
+
+class qa_fm_band_receiver(gr_unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="qa_fm_band_receiver_")
+        cls.band, cls.refs, _ = wb.band_loop(RATE, STATIONS, period=1.0, seed=5)
+        cls.cf32 = os.path.join(cls.tmp, "band.cf32")
+        cls.band.tofile(cls.cf32)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def check_station(self, y, k, what):
+        corr = [aligned_correlation(y, r) for r in self.refs]
+        self.assertGreaterEqual(corr[k], MIN_CORRELATION, (what, k, corr))
+        others = [c for i, c in enumerate(corr) if i != k]
+        self.assertLess(max(others), MAX_CROSS, (what, k, corr))
+
+    def test_001_plan(self):
+        p = br.band_plan(RATE)
+        self.assertEqual((p.nchan, p.oversample, p.channel_rate, p.decim, p.resample),
+                         (12, 2, 400e3, 5, (3, 5)))
+        p = br.band_plan(20e6, 100e3)
+        self.assertEqual((p.nchan, p.oversample, p.channel_rate), (200, 4, 400e3))
+        self.assertEqual(br.band_plan(250e3, 250e3).channel_rate, 250e3)
+        for rate, spacing in ((100e3, 200e3), (2.4e6, 250e3), (2.4e6, 0), (1e6, 2e6)):
+            with self.subTest(rate=rate, spacing=spacing):
+                with self.assertRaises(br.rx_error):
+                    br.band_plan(rate, spacing)
+        self.assertEqual(br.wav_name(300e3), "station_+300.wav")
+        self.assertEqual(br.wav_name(-400e3), "station_-400.wav")
+
+    def test_002_detection(self):
+        p = br.band_plan(RATE)
+        found, _, _, _ = br.find_stations(self.band[:int(0.2 * RATE)], p, 10.0)
+        self.assertEqual([s.offset for s in found], [STATIONS[k].offset for k in RECEIVED])
+        self.assertEqual([s.pilot for s in found], [STATIONS[k].pilot for k in RECEIVED])
+        for s, k in zip(found, RECEIVED):
+            self.assertAlmostEqual(s.snr_db, STATIONS[k].snr_db, delta=1.5)
+            self.assertEqual(br.channel_offset(p, s.channel), s.offset)
+        # A threshold above the weak station's SNR drops it, and only it.
+        found, _, _, _ = br.find_stations(self.band[:int(0.2 * RATE)], p,
+                                          wb.WEAK_DB + 4)
+        self.assertEqual([s.offset for s in found],
+                         [STATIONS[k].offset for k in RECEIVED if k != 4])
+
+    def test_003_backends(self):
+        p = br.band_plan(RATE)
+        chans = [int(round(STATIONS[i].offset / p.spacing)) % p.nchan for i in RECEIVED]
+        for backend in ("fallback", "cpu"):
+            with self.subTest(backend=backend):
+                tb = gr.top_block()
+                rx = br.band_receiver(p, chans, backend)
+                sinks = [blocks.vector_sink_f() for _ in chans]
+                tb.connect(blocks.vector_source_c(self.band, False), rx)
+                for i, s in enumerate(sinks):
+                    tb.connect((rx, i), s)
+                tb.run()
+                for s, k in zip(sinks, RECEIVED):
+                    y = np.array(s.data())
+                    self.assertGreater(len(y), 0.95 * 48000)
+                    self.check_station(y, k, backend)
+
+    def run_app(self, *args):
+        return subprocess.run([sys.executable, APP, *args], capture_output=True,
+                              text=True, timeout=300)
+
+    def test_004_app(self):
+        for cpu in (False, True):
+            out = os.path.join(self.tmp, "cpu" if cpu else "gpu")
+            plot = os.path.join(self.tmp, "band.png")
+            run = self.run_app("--input", self.cf32, "--rate", str(RATE), "--out", out,
+                               "--progress", "0", "--plot", plot, *(["--cpu"] if cpu else []))
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+            print(run.stdout)
+            if GPU_REQUIRED and not cpu:
+                self.assertIn("receiver: gr-gpufilter on ", run.stdout)
+                self.assertNotIn("fallback", run.stdout)
+            self.assertTrue(os.path.isfile(plot))
+            names = sorted(os.listdir(out))
+            self.assertEqual(names, sorted(br.wav_name(STATIONS[k].offset)
+                                           for k in RECEIVED))
+            for k in RECEIVED:
+                y = read_wav(os.path.join(out, br.wav_name(STATIONS[k].offset)))
+                self.check_station(y, k, ("app", cpu))
+            self.assertIn("+200", run.stdout)   # the table
+
+    def test_005_builtin_band(self):
+        out = os.path.join(self.tmp, "builtin")
+        run = self.run_app("--rate", "3.2e6", "--seconds", "0.5", "--stations", "8",
+                           "--out", out, "--progress", "0.2")
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        stations = wb.make_stations(3.2e6, 200e3, 8, 0)
+        want = sorted(br.wav_name(s.offset) for s in stations if s.snr_db > 10)
+        self.assertEqual(sorted(os.listdir(out)), want)
+
+    def test_006_errors(self):
+        missing = os.path.join(self.tmp, "missing.cf32")
+        cases = [
+            (["--input", missing, "--rate", "2.4e6"], "does not exist"),
+            (["--input", self.cf32, "--rate", "2.4e6", "--format", "cs8"],
+             "unknown format 'cs8'"),
+            (["--input", self.cf32], "--rate is required"),
+            (["--input", self.cf32, "--rate", "2.4e6", "--spacing", "250e3"],
+             "does not divide the rate"),
+            (["--input", self.cf32, "--rate", "100e3"], "too low for one FM channel"),
+            (["--rate", "2.4e6", "--stations", "50"], "holds at most"),
+            (["--rate", "nan"], "--rate: must be a finite number"),
+            (["--spacing", "0"], "--spacing: 0 is out of range"),
+            (["--format", "cu8"], "--format applies to --input only"),
+        ]
+        for args, message in cases:
+            with self.subTest(args=args):
+                run = self.run_app(*args, "--out", os.path.join(self.tmp, "err"))
+                self.assertEqual(run.returncode, 2, (args, run.stdout, run.stderr))
+                self.assertIn(message, run.stderr)
+                self.assertEqual(len(run.stderr.strip().splitlines()), 1, run.stderr)
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_fm_band_receiver)
