@@ -10,7 +10,7 @@ Stations are found before the run, on the band's first 0.2 s: a channel holds a
 station when its power is above the band's noise floor (in the same bandwidth) by
 the threshold.
 
-Backends: "gpu" (our pfb_channelizer_vcf, device_auto, and the demodulator bank),
+Backends: "gpu" (our pfb_channelizer_vcf and fm_demod_bank_vcf, device_auto),
 "fallback" (the same on device_cpu) and "cpu" (gr-filter's pfb_channelizer_ccf and
 gr-analog's blocks per channel: what --cpu builds).
 """
@@ -188,50 +188,6 @@ def wav_name(offset):
     return f"station_{offset / 1e3:+g}.wav"
 
 
-class fm_demod_bank(gr.decim_block):
-    """Quadrature demodulation, FIR audio filter/decimator and de-emphasis of the
-    `channels` of a channelizer's vector output (nchan complex per item), out as one
-    vector of len(channels) floats per `decim` items. Computed with numpy on the host
-    for every channel at once; 1.0 = 75 kHz deviation."""
-
-    def __init__(self, nchan, channels, decim, taps, channel_rate, tau=TAU):
-        gr.decim_block.__init__(self, "fm_demod_bank", [(np.complex64, nchan)],
-                                [(np.float32, len(channels))], decim)
-        import scipy.signal
-        self._lfilter = scipy.signal.lfilter
-        self.channels = np.asarray(channels, np.intp)
-        self.decim = decim
-        self.gain = channel_rate / (2 * np.pi * DEVIATION)
-        self.taps = np.asarray(taps, np.float64)
-        nsel = len(channels)
-        self.prev = np.zeros(nsel, np.complex64)
-        self.hist = np.zeros((len(self.taps) - 1, nsel))
-        self.b, self.a = deemph_taps(channel_rate / decim, tau)
-        self.zi = np.zeros((1, nsel))
-
-    def work(self, input_items, output_items):
-        x = input_items[0][:, self.channels]
-        out = output_items[0]
-        n = len(out) * self.decim
-        x = x[:n]
-        z = np.concatenate([self.prev[None, :], x])
-        self.prev = x[-1].copy()
-        d = np.angle(z[1:] * np.conj(z[:-1])) * self.gain
-        full = np.concatenate([self.hist, d])
-        ntaps = len(self.taps)
-        # FIR at the decimated instants only: out[j] = sum_i taps[i] d[j*D - i].
-        nout, D = len(out), self.decim
-        y = np.zeros((nout, full.shape[1]))
-        for i, t in enumerate(self.taps):
-            s = ntaps - 1 - i
-            y += t * full[s:s + (nout - 1) * D + 1:D]
-        if ntaps > 1:
-            self.hist = full[len(full) - (ntaps - 1):]
-        y, self.zi = self._lfilter(self.b, self.a, y, axis=0, zi=self.zi)
-        out[:] = y
-        return len(out)
-
-
 class band_receiver(gr.hier_block2):
     """Complex band in, one 48 kHz float stream per entry of `channels` (channelizer
     output indices, see channel_offset) out."""
@@ -273,7 +229,10 @@ class band_receiver(gr.hier_block2):
             chan = gpu.pfb_channelizer_vcf(p.nchan, ctaps, p.oversample, "complex",
                                            device, batch_size or gpu.default_batch_size)
             self.gpu_blocks.append(chan)
-            bank = fm_demod_bank(p.nchan, channels, p.decim, ataps, p.channel_rate)
+            bank = gpu.fm_demod_bank_vcf(p.nchan, list(channels), p.decim, ataps,
+                                         p.channel_rate, DEVIATION, TAU, device,
+                                         batch_size or gpu.default_batch_size)
+            self.gpu_blocks.append(bank)
             to_streams = blocks.vector_to_streams(gr.sizeof_float, nsel)
             self.connect(self, chan, bank, to_streams)
             tails = [(to_streams, i) for i in range(nsel)]

@@ -2,6 +2,7 @@
 #include "../common/resources.h"
 #include "complex_to_real_engine.h"
 #include "demod_stream.h"
+#include "fm_demod_bank_engine.h"
 #include "quadrature_demod_engine.h"
 #include <memory>
 
@@ -42,6 +43,21 @@ complex_to_real_stream::complex_to_real_stream(int device,
                                                unsigned vlen,
                                                std::size_t max_chunk)
     : host_stream(device, make_on<complex_to_real_engine>(device, vlen), max_chunk)
+{
+}
+
+fm_demod_bank_stream::fm_demod_bank_stream(int device,
+                                           unsigned nchan,
+                                           const std::vector<unsigned>& channels,
+                                           unsigned decimation,
+                                           const std::vector<float>& taps,
+                                           float gain,
+                                           deemphasis deemph,
+                                           std::size_t max_chunk)
+    : host_stream(device,
+                  make_on<fm_demod_bank_engine>(
+                      device, nchan, channels, decimation, taps, gain, deemph, max_chunk),
+                  max_chunk)
 {
 }
 

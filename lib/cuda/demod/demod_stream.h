@@ -6,7 +6,9 @@
 // the engine's controls. No CUDA types here, so the block layer can use it.
 
 #include "../stream/host_stream.h"
+#include "deemphasis.h"
 #include <cstddef>
+#include <vector>
 
 namespace gr {
 namespace gpufilter {
@@ -35,6 +37,23 @@ class complex_to_real_stream : public host_stream
 {
 public:
     complex_to_real_stream(int device, unsigned vlen, std::size_t max_chunk);
+};
+
+/*!
+ * \brief fm_demod_bank_engine behind a host_stream: items of nchan samples in, items
+ * of channels.size() floats out, one per `decimation` items.
+ */
+class fm_demod_bank_stream : public host_stream
+{
+public:
+    fm_demod_bank_stream(int device,
+                         unsigned nchan,
+                         const std::vector<unsigned>& channels,
+                         unsigned decimation,
+                         const std::vector<float>& taps,
+                         float gain,
+                         deemphasis deemph,
+                         std::size_t max_chunk);
 };
 
 } // namespace cuda

@@ -55,17 +55,6 @@ std::vector<unsigned> checked_channels(unsigned nchan,
 
 } // namespace
 
-deemphasis deemphasis::for_rate(double rate, double tau)
-{
-    if (!(rate > 0) || !(tau > 0) || !std::isfinite(rate) || !std::isfinite(tau))
-        throw std::invalid_argument("deemphasis: rate and tau must be positive");
-    const double w_ca = 2.0 * rate * std::tan(1.0 / tau / (2.0 * rate));
-    const double k = -w_ca / (2.0 * rate);
-    const double p1 = (1.0 + k) / (1.0 - k);
-    const double b0 = -k / (1.0 - k);
-    return { b0, b0, -p1 };
-}
-
 fm_demod_bank_engine::fm_demod_bank_engine(unsigned nchan,
                                            const std::vector<unsigned>& channels,
                                            unsigned decimation,

@@ -5,20 +5,13 @@
 #include "../common/resources.h"
 #include "../common/sample_types.h"
 #include "../stream/processor.h"
+#include "deemphasis.h"
 #include <cstddef>
 #include <vector>
 
 namespace gr {
 namespace gpufilter {
 namespace cuda {
-
-//! De-emphasis as gr-analog's fm_deemph builds it (iir_filter_ffd, new style):
-//! y[t] = b0 x[t] + b1 x[t-1] - a1 y[t-1].
-struct deemphasis {
-    double b0, b1, a1;
-    //! The bilinear transform of 1 / (1 + s tau) at `rate`, as fm_deemph(rate, tau).
-    static deemphasis for_rate(double rate, double tau);
-};
 
 /*!
  * \brief FM reception of many channels at once: the stage after a channelizer.

@@ -22,6 +22,7 @@ void bind_nlms_filter_ff(py::module& m);
 void bind_pfb_arb_resampler(py::module& m);
 void bind_pfb_channelizer_ccf(py::module& m);
 void bind_pfb_channelizer_vcf(py::module& m);
+void bind_fm_demod_bank_vcf(py::module& m);
 void bind_pfb_decimator_ccf(py::module& m);
 void bind_quadrature_demod_cf(py::module& m);
 void bind_pfb_interpolator_ccf(py::module& m);
@@ -58,6 +59,7 @@ PYBIND11_MODULE(gpufilter_python, m)
     bind_pfb_arb_resampler(m);
     bind_pfb_channelizer_ccf(m);
     bind_pfb_channelizer_vcf(m);
+    bind_fm_demod_bank_vcf(m);
     bind_pfb_decimator_ccf(m);
     bind_quadrature_demod_cf(m);
     bind_pfb_interpolator_ccf(m);
