@@ -102,7 +102,8 @@ public:
                     float acc = 0.0f;
                     for (std::size_t i = 0; i < d_taps.size(); ++i)
                         acc += d_taps[i] * newest[-static_cast<std::ptrdiff_t>(i)];
-                    const double v = d_deemph.b0 * acc + d_deemph.b1 * xp - d_deemph.a1 * yp;
+                    const double v =
+                        d_deemph.b0 * acc + d_deemph.b1 * xp - d_deemph.a1 * yp;
                     y[(produced + j) * nsel + c] = static_cast<float>(v);
                     xp = acc;
                     yp = v;
@@ -149,7 +150,8 @@ block_core::backends make_backends(unsigned nchan,
                                     std::to_string(tau));
     const auto gain = static_cast<float>(channel_rate / (2 * M_PI * deviation));
     const auto deemph = cuda::deemphasis::for_rate(channel_rate / decimation, tau);
-    return { [=](int device, std::size_t max_chunk) -> std::unique_ptr<cuda::host_stream> {
+    return { [=](int device,
+                 std::size_t max_chunk) -> std::unique_ptr<cuda::host_stream> {
                 return std::make_unique<cuda::fm_demod_bank_stream>(
                     device, nchan, channels, decimation, taps, gain, deemph, max_chunk);
             },
@@ -201,8 +203,7 @@ fm_demod_bank_vcf_impl::fm_demod_bank_vcf_impl(unsigned nchan,
           device,
           { 1, decimation },
           checked_batch_size(batch_size),
-          make_backends(
-              nchan, channels, decimation, taps, channel_rate, deviation, tau)),
+          make_backends(nchan, channels, decimation, taps, channel_rate, deviation, tau)),
       d_nchan(nchan),
       d_decim(decimation),
       d_channels(channels),

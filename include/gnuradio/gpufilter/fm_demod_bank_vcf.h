@@ -26,7 +26,7 @@ namespace gpufilter {
  * device = device_cpu) it computes the same chain on the CPU, and logs one warning.
  */
 class GPUFILTER_API fm_demod_bank_vcf : virtual public gr::sync_decimator,
-                                       public gpu_options
+                                        public gpu_options
 {
 public:
     typedef std::shared_ptr<fm_demod_bank_vcf> sptr;

@@ -135,16 +135,11 @@ std::size_t fm_demod_bank_engine::process(const void* const* in,
     demod_rows<<<grid_for(static_cast<long long>(n) * nsel), block_threads, 0, s>>>(da);
     GPUFILTER_CHECK_LAUNCH();
     if (outputs > 0) {
-        const fir_args fa{ rows,
-                           d_taps.get(),
-                           d_fir.get(),
-                           static_cast<long long>(d_ntaps),
-                           nsel,
-                           stride,
-                           hist,
-                           static_cast<long long>(outputs),
-                           first,
-                           static_cast<long long>(d_decim) };
+        const fir_args fa{ rows,        d_taps.get(),
+                           d_fir.get(), static_cast<long long>(d_ntaps),
+                           nsel,        stride,
+                           hist,        static_cast<long long>(outputs),
+                           first,       static_cast<long long>(d_decim) };
         fir_decimate<<<grid_for(static_cast<long long>(outputs) * nsel),
                        block_threads,
                        0,

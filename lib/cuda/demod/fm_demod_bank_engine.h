@@ -52,10 +52,7 @@ public:
 
     const port_layout& ports() const override { return d_ports; }
     std::size_t output_count(std::size_t n) const override;
-    std::size_t max_output_count(std::size_t n) const override
-    {
-        return n / d_decim + 1;
-    }
+    std::size_t max_output_count(std::size_t n) const override { return n / d_decim + 1; }
     std::size_t process(const void* const* in,
                         std::size_t n,
                         void* const* out,

@@ -53,7 +53,7 @@ __global__ void __launch_bounds__(block_threads) demod_rows(demod_args a)
 struct fir_args {
     const float* rows; // as demod_rows wrote them
     const float* taps;
-    float* fir;        // per selected channel: `outputs` floats
+    float* fir; // per selected channel: `outputs` floats
     long long ntaps, nsel, stride, hist, outputs, first, decim;
 };
 
@@ -76,9 +76,12 @@ __global__ void __launch_bounds__(block_threads) fir_decimate(fir_args a)
 
 //! The last `hist` samples of each row (after this call's n) become the next row's
 //! history.
-__global__ void __launch_bounds__(block_threads)
-    carry_history(const float* rows, float* next, long long n, long long nsel,
-                  long long hist, long long stride)
+__global__ void __launch_bounds__(block_threads) carry_history(const float* rows,
+                                                               float* next,
+                                                               long long n,
+                                                               long long nsel,
+                                                               long long hist,
+                                                               long long stride)
 {
     const long long total = nsel * hist;
     const long long step = static_cast<long long>(gridDim.x) * blockDim.x;
@@ -91,9 +94,14 @@ __global__ void __launch_bounds__(block_threads)
 }
 
 //! out[j*nsel + c] = de-emphasis of fir[c][j]; one thread per channel.
-__global__ void __launch_bounds__(block_threads)
-    deemphasis_rows(const float* fir, float* out, double* state, long long outputs,
-                    long long nsel, double b0, double b1, double a1)
+__global__ void __launch_bounds__(block_threads) deemphasis_rows(const float* fir,
+                                                                 float* out,
+                                                                 double* state,
+                                                                 long long outputs,
+                                                                 long long nsel,
+                                                                 double b0,
+                                                                 double b1,
+                                                                 double a1)
 {
     const long long c = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
     if (c >= nsel)

@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(fm_demod_bank_vcf.h)                                       */
-/* BINDTOOL_HEADER_FILE_HASH(6ff538faf1ac0fd2bbde91d5ed7a3388) */
+/* BINDTOOL_HEADER_FILE_HASH(60aba4a2f4648f9d32deddee79fb2ce2) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

@@ -122,7 +122,8 @@ TEST(fm_bank_params, bad_parameters_throw_before_the_gpu)
     const std::vector<float> taps{ 0.5f, 0.5f };
     EXPECT_THROW(fm_demod_bank_engine(0, { 0 }, 1, taps, 1.0f, d, 64),
                  std::invalid_argument);
-    EXPECT_THROW(fm_demod_bank_engine(4, {}, 1, taps, 1.0f, d, 64), std::invalid_argument);
+    EXPECT_THROW(fm_demod_bank_engine(4, {}, 1, taps, 1.0f, d, 64),
+                 std::invalid_argument);
     EXPECT_THROW(fm_demod_bank_engine(4, { 4 }, 1, taps, 1.0f, d, 64),
                  std::invalid_argument);
     EXPECT_THROW(fm_demod_bank_engine(4, { 1 }, 0, taps, 1.0f, d, 64),
@@ -169,7 +170,8 @@ TEST_F(fm_bank_test, matches_float64_reference_in_uneven_calls)
             const auto y = run_bank(e, x, uneven_calls);
             ASSERT_EQ(y.size(), ((items + decim - 1) / decim) * chans.size());
             for (std::size_t c = 0; c < chans.size(); ++c) {
-                const auto want = reference_chain(x, nchan, chans[c], decim, taps, gain, d);
+                const auto want =
+                    reference_chain(x, nchan, chans[c], decim, taps, gain, d);
                 double num = 0, den = 0;
                 for (std::size_t j = 0; j < want.size(); ++j) {
                     const double got = y[j * chans.size() + c];
@@ -204,7 +206,8 @@ TEST_F(fm_bank_test, one_call_equals_many_calls)
 
 TEST_F(fm_bank_test, too_many_items_in_one_call_throw)
 {
-    fm_demod_bank_engine e(2, { 1 }, 1, { 1.0f }, 1.0f, deemphasis::for_rate(8e3, 75e-6), 8);
+    fm_demod_bank_engine e(
+        2, { 1 }, 1, { 1.0f }, 1.0f, deemphasis::for_rate(8e3, 75e-6), 8);
     cuda::device_buffer<complex> in(2 * 9);
     cuda::device_buffer<float> out(16);
     const void* i = in.get();
