@@ -226,12 +226,16 @@ class band_receiver(gr.hier_block2):
             self.front = [split, chan]
         else:
             device = gpu.device_cpu if backend == "fallback" else gpu.device_auto
+            batch = batch_size or gpu.default_batch_size
             chan = gpu.pfb_channelizer_vcf(p.nchan, ctaps, p.oversample, "complex",
-                                           device, batch_size or gpu.default_batch_size)
+                                           device, batch)
             self.gpu_blocks.append(chan)
+            # The bank's batch is in vectors: those of one channelizer batch (a
+            # batch of band samples as 262144 vectors of 100 channels would ask
+            # GNU Radio for buffers of hundreds of MB).
             bank = gpu.fm_demod_bank_vcf(p.nchan, list(channels), p.decim, ataps,
                                          p.channel_rate, DEVIATION, TAU, device,
-                                         batch_size or gpu.default_batch_size)
+                                         max(256, batch * p.oversample // p.nchan))
             self.gpu_blocks.append(bank)
             to_streams = blocks.vector_to_streams(gr.sizeof_float, nsel)
             self.connect(self, chan, bank, to_streams)
