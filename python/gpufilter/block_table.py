@@ -53,6 +53,24 @@ def complex_taps(n):
     return lambda rng: (rng.uniform(-1, 1, n) + 1j * rng.uniform(-1, 1, n)).tolist()
 
 
+class _fm_chain(gr.hier_block2):
+    """quadrature_demod_cf -> fir_filter_fff -> fm_deemph (as an iir_filter_ffd):
+    fm_demod_bank_vcf's chain for one channel, from GNU Radio's blocks."""
+
+    def __init__(self, decim, taps, rate, deviation, tau):
+        gr.hier_block2.__init__(self, "fm_chain",
+                                gr.io_signature(1, 1, gr.sizeof_gr_complex),
+                                gr.io_signature(1, 1, gr.sizeof_float))
+        fs = rate / decim
+        w_ca = 2.0 * fs * np.tan(1.0 / tau / (2.0 * fs))
+        k = -w_ca / (2.0 * fs)
+        b0 = -k / (1.0 - k)
+        self.connect(self, analog.quadrature_demod_cf(rate / (2 * np.pi * deviation)),
+                     filter.fir_filter_fff(decim, taps),
+                     filter.iir_filter_ffd([b0, b0], [1.0, -(1.0 + k) / (1.0 - k)], False),
+                     self)
+
+
 class _split_channelizer(gr.hier_block2):
     """gr-filter's polyphase blocks take numchans streams: stream_to_streams in front,
     and (vector=True) streams_to_vector behind, as one block with our ports."""
@@ -158,6 +176,12 @@ TABLE = [
     entry("complex_to_real", "c", "f",
           lambda t, **o: gpufilter.complex_to_real(1, **o),
           lambda t: blocks.complex_to_real(1), tolerance=0),
+    # One channel (vectors of one sample: a plain stream) against gr-analog's and
+    # gr-filter's chain.
+    entry("fm_demod_bank_vcf", "c", "f",
+          lambda t, **o: gpufilter.fm_demod_bank_vcf(1, [0], 3, t, 400e3, 75e3, 75e-6,
+                                                     **o),
+          lambda t: _fm_chain(3, t, 400e3, 75e3, 75e-6), taps=real_taps(17)),
 ]
 
 
