@@ -38,9 +38,11 @@ struct block_rate {
  *    when the flowgraph starts. The gate sets output_multiple to one batch's outputs
  *    while buffers are allocated, and back to the block's own in start(), so no
  *    output is ever held back by it.
- *  - waiting: forecast() asks for a whole batch of input on every input port (capped
- *    at half a buffer, so a full upstream buffer always runs) until an upstream block
- *    is done; then only for what gr-filter would, so the tail of a stream is flushed.
+ *  - waiting: forecast() asks, on every input port, for the input up to the next
+ *    batch boundary of the stream (a whole batch while calls end on boundaries;
+ *    capped at half a buffer, a quarter of a device buffer, so a full upstream
+ *    buffer always runs) until an upstream block is done; then only for what
+ *    gr-filter would, so the tail of a stream is flushed.
  */
 class batch_gate
 {

@@ -18,9 +18,13 @@ namespace gpufilter {
 namespace {
 
 //! The whole mapping of a double-mapped buffer: two copies of bufsize items, back to
-//! back, since a window may run on into the second copy. Other buffer kinds: none.
+//! back, since a window may run on into the second copy; a device_buffer's host side
+//! when its items live there. Other buffer kinds: none.
 std::pair<const void*, std::size_t> mapping_of(const gr::buffer_sptr& buf)
 {
+    if (std::dynamic_pointer_cast<device_buffer>(buf)) // its host side, when in use
+        return device_buffer::on_device(buf) ? std::pair<const void*, std::size_t>{}
+                                             : device_buffer::host_side(buf);
     if (!buf || !std::dynamic_pointer_cast<gr::buffer_double_mapped>(buf))
         return { nullptr, 0 };
     return { buf->base(), 2 * std::size_t(buf->bufsize()) * buf->get_sizeof_item() };
@@ -38,13 +42,20 @@ block_core::block_core(gr::block& block,
       d_logger(std::move(logger)),
       d_device(select_device(device, d_logger)),
       d_rate(rate),
-      d_gate(block, batch_size, rate)
+      d_gate(block, batch_size, rate),
+      d_account(std::make_shared<transfer_account>())
 {
     if (d_device == device_cpu)
         d_cpu = make.cpu();
     else
         d_gpu = make_gpu(make, batch_size);
     testing::register_core(d_block.unique_id(), this);
+    // Read once, when the block is made: its ports' buffer types are fixed from here.
+    // Never on the CPU fallback (where the test suite may emulate them).
+    d_device_buffers =
+        get_device_buffers() && (d_gpu || device_buffer::emulation_for_tests());
+    d_account->device = d_gpu ? d_device : cuda::mirrored_memory::emulated;
+    d_account->device_buffers = d_device_buffers;
 }
 
 block_core::~block_core() { testing::unregister_core(d_block.unique_id()); }
@@ -71,6 +82,16 @@ std::unique_ptr<cuda::host_stream> block_core::make_gpu(const backends& make,
     }
 }
 
+uint64_t block_core::bytes_to_device() const
+{
+    return d_gpu ? d_gpu->bytes_to_device() : 0;
+}
+
+uint64_t block_core::bytes_from_device() const
+{
+    return d_gpu ? d_gpu->bytes_from_device() : 0;
+}
+
 std::string block_core::method() const { return d_gpu ? d_gpu->method() : "cpu"; }
 
 void block_core::start()
@@ -79,8 +100,60 @@ void block_core::start()
     // A (re)started flowgraph has fresh, zero-filled buffers: take the history from
     // GNU Radio's window again, as gr-filter does by reading it.
     d_history_stale = true;
+    find_resident_ports();
     if (d_gpu && get_host_transfer() == host_transfer::dma_in_place)
         register_buffers();
+}
+
+void block_core::find_resident_ports()
+{
+    d_in_on_device.clear();
+    d_out_on_device.clear();
+    d_resident = false;
+    d_orphaned = false;
+    const auto detail = d_block.detail();
+    if (!detail)
+        return;
+    for (int p = 0; p < detail->ninputs(); ++p) {
+        const auto buf = detail->input(p)->buffer();
+        d_in_on_device.push_back(device_buffer::on_device(buf));
+        // GNU Radio 3.10.5 can leave a reader on a buffer its writer no longer writes
+        // (an output replaced twice, see device_buffer.cc); it would wait for ever.
+        gr::block_sptr writer;
+        try {
+            writer = buf->link();
+        } catch (const std::bad_weak_ptr&) {
+        }
+        if (writer && writer->detail()) {
+            bool written = false;
+            for (int q = 0; q < writer->detail()->noutputs(); ++q)
+                written = written || writer->detail()->output(q) == buf;
+            if (!written) {
+                d_orphaned = true;
+                d_logger->error(
+                    "input {} reads a buffer that {} no longer writes (GNU Radio 3.10 "
+                    "replaced that output for another reader's custom buffer type): "
+                    "stopping instead of waiting for ever. Put a blocks.copy after {} "
+                    "for each block with a custom buffer type that it feeds",
+                    p,
+                    writer->alias(),
+                    writer->alias());
+            }
+        }
+    }
+    for (int q = 0; q < detail->noutputs(); ++q)
+        d_out_on_device.push_back(device_buffer::on_device(detail->output(q)));
+    for (const char on : d_in_on_device)
+        d_resident = d_resident || on;
+    for (const char on : d_out_on_device)
+        d_resident = d_resident || on;
+    d_resident = d_resident && d_gpu;
+    if (d_device_buffers || d_resident) // else it would say "0 of n" on every start
+        d_logger->debug("ports in device memory: {} of {} inputs, {} of {} outputs",
+                        std::count(d_in_on_device.begin(), d_in_on_device.end(), 1),
+                        d_in_on_device.size(),
+                        std::count(d_out_on_device.begin(), d_out_on_device.end(), 1),
+                        d_out_on_device.size());
 }
 
 void block_core::stop()
@@ -122,6 +195,8 @@ int block_core::process(const gr_vector_const_void_star& windows,
                         std::size_t nnew,
                         gr_vector_void_star& out)
 {
+    if (d_orphaned)
+        return gr::block::WORK_DONE; // logged in start()
     d_largest_batch = std::max<uint64_t>(d_largest_batch, nnew);
     std::size_t written = 0;
     const bool ok = guarded([&] {
@@ -151,6 +226,17 @@ std::size_t block_core::process_on_gpu(const gr_vector_const_void_star& windows,
         const std::size_t item = item_bytes[std::min(p, item_bytes.size() - 1)];
         fresh[p] = base + old_items * item;
         history[p] = base + (old_items - gpu_history) * item;
+    }
+    if (d_resident) { // some ports in device memory: the engine reads them in place
+        if (d_history_stale) {
+            d_gpu->set_history_resident(history.data(), d_in_on_device.data());
+            d_history_stale = false;
+        }
+        return d_gpu->process_resident(fresh.data(),
+                                       d_in_on_device.data(),
+                                       nnew,
+                                       out.data(),
+                                       d_out_on_device.data());
     }
     if (d_history_stale) { // first call, or new taps: GNU Radio's window rules
         d_gpu->set_history(history.data());

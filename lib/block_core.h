@@ -5,6 +5,7 @@
 #include "batch_gate.h"
 #include "cpu_kernel.h"
 #include "cuda/stream/host_stream.h"
+#include "device_buffer.h"
 #include <gnuradio/block.h>
 #include <gnuradio/logger.h>
 #include <cstdint>
@@ -61,6 +62,16 @@ public:
     std::string method() const;
     int batch_size() const { return d_gate.batch_size(); }
     uint64_t largest_batch() const { return d_largest_batch; }
+    //! PCIe bytes so far (sample streams): every host<->device copy is the block's
+    //! own (host_stream), device buffers never copy.
+    uint64_t bytes_to_device() const;
+    uint64_t bytes_from_device() const;
+
+    //! Whether the block declares buffers in device memory on its outputs: the
+    //! module-wide switch (set_device_buffers) when the block was made, and a GPU.
+    bool device_buffers() const { return d_device_buffers; }
+    //! Shared with the device buffers on the block's ports (device_buffer_client).
+    std::shared_ptr<transfer_account> account() const { return d_account; }
 
     //! The computation, for a block family's typed controls (taps, rotation): exactly
     //! one of the two is not null.
@@ -105,6 +116,7 @@ public:
     }
 
 private:
+    void find_resident_ports();
     std::size_t process_on_gpu(const gr_vector_const_void_star& windows,
                                std::size_t nnew,
                                gr_vector_void_star& out);
@@ -121,6 +133,13 @@ private:
     std::unique_ptr<cpu_kernel> d_cpu;
     bool d_history_stale = true;
     uint64_t d_largest_batch = 0;
+    std::shared_ptr<transfer_account> d_account;
+    bool d_device_buffers = false;
+    // Per port, found in start(): items in device memory (a device_buffer's device
+    // side). Any: work() runs the engine on them in place (process_resident).
+    std::vector<char> d_in_on_device, d_out_on_device;
+    bool d_resident = false;
+    bool d_orphaned = false; // an input buffer no block writes (see start())
     // Per-port pointers of one work() call, kept so that work() does not allocate.
     std::vector<const void*> d_fresh_items, d_history_items;
 };

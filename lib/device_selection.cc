@@ -18,6 +18,9 @@ bool gpu_required()
     return v && std::string(v) == "1";
 }
 std::atomic<host_transfer> s_host_transfer{ host_transfer::dma_in_place };
+// Off until the device-memory path has run all of its tests on a GPU
+// (docs/architecture.md, "Device buffers").
+std::atomic<bool> s_device_buffers{ false };
 } // namespace
 
 filter_method parse_filter_method(const std::string& name)
@@ -35,6 +38,10 @@ filter_method parse_filter_method(const std::string& name)
 void set_host_transfer(host_transfer mode) { s_host_transfer = mode; }
 
 host_transfer get_host_transfer() { return s_host_transfer; }
+
+void set_device_buffers(bool on) { s_device_buffers = on; }
+
+bool get_device_buffers() { return s_device_buffers; }
 
 int cuda_device_count() { return cuda::device_count(); }
 

@@ -16,7 +16,7 @@ namespace gpufilter {
  * and a work() of a few lines.
  */
 template <class Public>
-class gpu_block : public Public
+class gpu_block : public Public, public device_buffer_client
 {
 public:
     bool on_gpu() const override { return d_core.on_gpu(); }
@@ -24,6 +24,12 @@ public:
     int batch_size() const override { return d_core.batch_size(); }
     uint64_t largest_batch() const override { return d_core.largest_batch(); }
     std::string fir_method() const override { return d_core.method(); }
+    uint64_t bytes_to_device() const override { return d_core.bytes_to_device(); }
+    uint64_t bytes_from_device() const override { return d_core.bytes_from_device(); }
+    std::shared_ptr<transfer_account> transfer_account_ptr() const override
+    {
+        return d_core.account();
+    }
 
     bool start() override
     {
@@ -49,6 +55,13 @@ protected:
               const block_core::backends& make)
         : d_core(*this, this->d_logger, device, rate, batch_size, make)
     {
+        // With device buffers, the outputs declare them (inputs keep GNU Radio's, so
+        // a host block's output is never replaced): an output read only by GPU
+        // blocks lives in device memory. The core finds out in start() what each
+        // port got.
+        if (d_core.device_buffers())
+            this->set_output_signature(
+                device_buffer::with_type(this->output_signature()));
     }
 
     block_core d_core;

@@ -3,6 +3,7 @@
 #include "cuda/common/device.h"
 #include "cuda/stream/host_registry.h"
 #include "cuda/stream/host_stream.h"
+#include "device_buffer.h"
 #include "testing_hooks.h"
 #include <gnuradio/gpufilter/device.h>
 #include <map>
@@ -64,6 +65,9 @@ void unregister_core(long unique_id)
     std::lock_guard<std::mutex> lock(s_cores_mutex);
     s_cores.erase(unique_id);
 }
+void emulate_device_buffers(bool on) { device_buffer::set_emulation_for_tests(on); }
+
+std::size_t device_buffer_bytes() { return cuda::mirrored_memory::live_device_bytes(); }
 
 } // namespace testing
 } // namespace gpufilter

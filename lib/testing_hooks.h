@@ -37,6 +37,12 @@ GPUFILTER_API int block_work_device(long unique_id);
 //! block_core's registration, so that the two functions above find it.
 void register_core(long unique_id, const block_core* core);
 void unregister_core(long unique_id);
+//! Blocks on the CPU fallback made afterwards declare device buffers too, emulated in
+//! host memory (device_buffer::set_emulation_for_tests).
+GPUFILTER_API void emulate_device_buffers(bool on);
+
+//! Bytes of device memory that device buffers hold now (emulated ones included).
+GPUFILTER_API std::size_t device_buffer_bytes();
 
 } // namespace testing
 } // namespace gpufilter

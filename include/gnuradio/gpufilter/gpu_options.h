@@ -28,6 +28,11 @@ public:
     virtual uint64_t largest_batch() const = 0;
     //! The filter algorithm running: "direct", "fft", or "cpu" on the CPU fallback.
     virtual std::string fir_method() const = 0;
+    //! Bytes this block has copied from host to device memory so far (its own copies
+    //! and the uploads of the device buffers on its ports), sample streams only.
+    virtual uint64_t bytes_to_device() const = 0;
+    //! Bytes copied from device to host memory so far, counted the same way.
+    virtual uint64_t bytes_from_device() const = 0;
 };
 
 } // namespace gpufilter

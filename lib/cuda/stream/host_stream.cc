@@ -124,6 +124,12 @@ struct host_stream::impl {
     std::array<std::unique_ptr<slot>, slots> ring;
     stream upload, compute, download;
     host_registration host;
+    std::atomic<std::uint64_t> to_device{ 0 }, from_device{ 0 };
+    // process_resident's per-port pointers and set_history_resident's host copies.
+    std::vector<const void*> resident_in;
+    std::vector<void*> resident_out;
+    std::vector<std::vector<char>> history_copy;
+    std::vector<const void*> history_ptrs;
 };
 
 host_stream::host_stream(int device, std::unique_ptr<processor> p, std::size_t max_chunk)
@@ -181,6 +187,7 @@ std::size_t host_stream::process(const void* const* in, std::size_t n, void* con
             }
             GPUFILTER_CHECK(cudaMemcpyAsync(
                 slot.dev_in[p].get(), src, bytes, cudaMemcpyHostToDevice, s.upload));
+            s.to_device += bytes;
         }
         slot.uploaded.record(s.upload);
 
@@ -203,6 +210,7 @@ std::size_t host_stream::process(const void* const* in, std::size_t n, void* con
                                 cudaMemcpyDeviceToHost,
                                 s.download));
             slot.copy_to[q] = in_place_out[q] ? nullptr : dst;
+            s.from_device += slot.nout * item;
         }
         slot.downloaded.record(s.download);
         slot.busy = true;
@@ -222,6 +230,97 @@ void host_stream::set_history(const void* const* host)
 }
 
 std::size_t host_stream::history_items() const { return d_impl->proc->history_items(); }
+
+std::size_t host_stream::process_resident(const void* const* in,
+                                          const char* on_device_in,
+                                          std::size_t n,
+                                          void* const* out,
+                                          const char* on_device_out)
+{
+    impl& s = *d_impl;
+    use_device(s.device);
+    if (s.fail_after >= 0 && s.calls++ >= s.fail_after)
+        GPUFILTER_CHECK(cudaMemcpyAsync(
+            nullptr, s.ring[0]->host_in[0].get(), 1, cudaMemcpyHostToDevice, s.compute));
+    const port_layout& ports = s.proc->ports();
+    const std::size_t nin_ports = ports.in_item_bytes.size();
+    const std::size_t nout_ports = ports.out_item_bytes.size();
+    s.resident_in.resize(nin_ports); // allocates on the first call only
+    s.resident_out.resize(nout_ports);
+    // The host path's sub-chunks, so an engine sees the calls it always sees; all on
+    // the compute stream, in order, so one slot serves every sub-chunk.
+    auto& slot = *s.ring[0];
+    std::size_t written = 0;
+    for (std::size_t done = 0; done < n;) {
+        const std::size_t count = std::min(s.sub_chunk, n - done);
+        for (std::size_t p = 0; p < nin_ports; ++p) {
+            const std::size_t item = ports.in_item_bytes[p];
+            const char* src = static_cast<const char*>(in[p]) + done * item;
+            if (on_device_in[p]) {
+                s.resident_in[p] = src;
+                continue;
+            }
+            GPUFILTER_CHECK(cudaMemcpyAsync(slot.dev_in[p].get(),
+                                            src,
+                                            count * item,
+                                            cudaMemcpyHostToDevice,
+                                            s.compute));
+            s.to_device += count * item;
+            s.resident_in[p] = slot.dev_in[p].get();
+        }
+        for (std::size_t q = 0; q < nout_ports; ++q)
+            s.resident_out[q] = on_device_out[q] ? static_cast<char*>(out[q]) +
+                                                       written * ports.out_item_bytes[q]
+                                                 : slot.dev_out[q].get();
+        const std::size_t nout = s.proc->process(
+            s.resident_in.data(), count, s.resident_out.data(), s.compute);
+        if (nout > s.slot_outputs)
+            throw std::logic_error("processor wrote more than max_output_count()");
+        for (std::size_t q = 0; q < nout_ports; ++q) {
+            if (on_device_out[q])
+                continue;
+            const std::size_t item = ports.out_item_bytes[q];
+            GPUFILTER_CHECK(cudaMemcpyAsync(static_cast<char*>(out[q]) + written * item,
+                                            slot.dev_out[q].get(),
+                                            nout * item,
+                                            cudaMemcpyDeviceToHost,
+                                            s.compute));
+            s.from_device += nout * item;
+        }
+        written += nout;
+        done += count;
+    }
+    // The next block may read the outputs as soon as work() returns.
+    s.compute.synchronize();
+    return written;
+}
+
+void host_stream::set_history_resident(const void* const* items, const char* on_device)
+{
+    impl& s = *d_impl;
+    use_device(s.device);
+    const auto& in_bytes = s.proc->ports().in_item_bytes;
+    const std::size_t len = s.proc->history_items();
+    s.history_copy.resize(in_bytes.size());
+    s.history_ptrs.resize(in_bytes.size());
+    for (std::size_t p = 0; p < in_bytes.size(); ++p) {
+        if (!on_device[p] || len == 0) {
+            s.history_ptrs[p] = items[p];
+            continue;
+        }
+        auto& copy = s.history_copy[p];
+        copy.resize(len * in_bytes[p]);
+        GPUFILTER_CHECK(cudaMemcpyAsync(
+            copy.data(), items[p], copy.size(), cudaMemcpyDeviceToHost, s.compute));
+        s.compute.synchronize();
+        s.history_ptrs[p] = copy.data();
+    }
+    s.proc->set_history(s.history_ptrs.data(), s.compute);
+}
+
+std::uint64_t host_stream::bytes_to_device() const { return d_impl->to_device; }
+
+std::uint64_t host_stream::bytes_from_device() const { return d_impl->from_device; }
 
 bool host_stream::register_host_memory(const void* base, std::size_t bytes)
 {

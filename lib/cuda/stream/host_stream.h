@@ -6,6 +6,7 @@
 // has no CUDA types, so the block layer can use it without seeing CUDA.
 
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <memory>
 #include <string>
@@ -48,6 +49,26 @@ public:
     //! The processor's history_items() host items per input port (oldest first).
     void set_history(const void* const* host);
     std::size_t history_items() const;
+
+    /*!
+     * Like process(), but each port's items may already be in device memory of this
+     * GPU (a GNU Radio buffer in device memory): on_device_in[p] / on_device_out[q]
+     * say which (non-zero: device). Device ports are read and written in place on
+     * the compute stream; host ports go through the slots' device buffers. Returns
+     * when every output is written.
+     */
+    std::size_t process_resident(const void* const* in,
+                                 const char* on_device_in,
+                                 std::size_t n,
+                                 void* const* out,
+                                 const char* on_device_out);
+    //! set_history() from items that may be in device memory (on_device[p]).
+    void set_history_resident(const void* const* items, const char* on_device);
+
+    //! Bytes copied from host to device and back so far, sample streams only (the
+    //! history reload after a (re)start or new taps is not counted).
+    std::uint64_t bytes_to_device() const;
+    std::uint64_t bytes_from_device() const;
 
     //! Page-locks [base, base + bytes) so process() can DMA to and from it in place.
     //! Returns whether the range is usable that way (false: staging is used; the

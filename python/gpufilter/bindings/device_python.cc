@@ -4,7 +4,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(device.h)                                                  */
-/* BINDTOOL_HEADER_FILE_HASH(f7162102e3ec05e6d07bffe5ac00a6b8) */
+/* BINDTOOL_HEADER_FILE_HASH(0acd29adbbdb4bfbc435f958f116d8a0) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -36,6 +36,12 @@ void bind_device(py::module& m)
           py::arg("mode"),
           D(set_host_transfer));
     m.def("get_host_transfer", &gr::gpufilter::get_host_transfer, D(get_host_transfer));
+    m.def("set_device_buffers",
+          &gr::gpufilter::set_device_buffers,
+          py::arg("on"),
+          D(set_device_buffers));
+    m.def(
+        "get_device_buffers", &gr::gpufilter::get_device_buffers, D(get_device_buffers));
 
     m.attr("device_auto") = gr::gpufilter::device_auto;
     m.attr("device_cpu") = gr::gpufilter::device_cpu;

@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(gpu_options.h)                                             */
-/* BINDTOOL_HEADER_FILE_HASH(8ebea1d11ae5c59ea1afed5fb0630d50) */
+/* BINDTOOL_HEADER_FILE_HASH(2fc6241375caa1f0a23fc816e0fd051a) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -27,5 +27,9 @@ void bind_gpu_options(py::module& m)
         .def("device", &opts::device, D(gpu_options, device))
         .def("batch_size", &opts::batch_size, D(gpu_options, batch_size))
         .def("largest_batch", &opts::largest_batch, D(gpu_options, largest_batch))
-        .def("fir_method", &opts::fir_method, D(gpu_options, fir_method));
+        .def("fir_method", &opts::fir_method, D(gpu_options, fir_method))
+        .def("bytes_to_device", &opts::bytes_to_device, D(gpu_options, bytes_to_device))
+        .def("bytes_from_device",
+             &opts::bytes_from_device,
+             D(gpu_options, bytes_from_device));
 }

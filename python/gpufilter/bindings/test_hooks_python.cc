@@ -33,4 +33,12 @@ PYBIND11_MODULE(gpufilter_test_hooks, m)
           pybind11::arg("unique_id"),
           "The CUDA device current in the block's work thread during its last GPU "
           "call (-1 before one; device_cpu on the CPU fallback).");
+    m.def("emulate_device_buffers",
+          &gr::gpufilter::testing::emulate_device_buffers,
+          pybind11::arg("on"),
+          "Blocks on the CPU fallback made afterwards declare device buffers, emulated "
+          "in host memory.");
+    m.def("device_buffer_bytes",
+          &gr::gpufilter::testing::device_buffer_bytes,
+          "Bytes of device memory that device buffers hold now (emulated included).");
 }

@@ -18,3 +18,7 @@ static const char* __doc_gr_gpufilter_get_host_transfer =
     R"doc(The host_transfer mode now set.)doc";
 static const char* __doc_gr_gpufilter_cuda_device_free_memory =
     R"doc(Free memory of a CUDA device in bytes (cudaMemGetInfo: other processes' use included); IndexError for a bad index.)doc";
+static const char* __doc_gr_gpufilter_set_device_buffers =
+    R"doc(Whether GPU blocks made afterwards keep samples between them in device memory (default True; never used on the CPU fallback).)doc";
+static const char* __doc_gr_gpufilter_get_device_buffers =
+    R"doc(The device buffer setting for blocks made from now on.)doc";

@@ -14,3 +14,7 @@ static const char* __doc_gr_gpufilter_gpu_options_largest_batch =
     R"doc(Most input samples handled in one work() call so far.)doc";
 static const char* __doc_gr_gpufilter_gpu_options_fir_method =
     R"doc(The filter algorithm running: "direct", "fft", or "cpu" on the CPU fallback.)doc";
+static const char* __doc_gr_gpufilter_gpu_options_bytes_to_device =
+    R"doc(Bytes copied from host to device memory so far (this block's copies and the uploads of the device buffers on its ports).)doc";
+static const char* __doc_gr_gpufilter_gpu_options_bytes_from_device =
+    R"doc(Bytes copied from device to host memory so far, counted the same way.)doc";

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_DEVICE_BUFFER_H
+#define INCLUDED_GPUFILTER_DEVICE_BUFFER_H
+
+#include "cuda/stream/mirrored_memory.h"
+#include <gnuradio/buffer_single_mapped.h>
+#include <gnuradio/buffer_type.h>
+#include <gnuradio/io_signature.h>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+namespace gr {
+namespace gpufilter {
+
+/*!
+ * \brief What a GPU block tells the device buffers it writes and reads: its device
+ * and whether it uses device buffers (fixed when the block is made).
+ */
+struct transfer_account {
+    int device = cuda::mirrored_memory::emulated; // a CUDA index, or emulated
+    bool device_buffers = false;
+};
+
+//! Implemented by every block that may use device buffers (gpu_block).
+class device_buffer_client
+{
+public:
+    virtual ~device_buffer_client() = default;
+    virtual std::shared_ptr<transfer_account> transfer_account_ptr() const = 0;
+};
+
+/*!
+ * \brief The GNU Radio buffer on a GPU block's output: in device memory when every
+ * block that reads it is a GPU block with device buffers on the same device, in host
+ * memory otherwise.
+ *
+ * GPU blocks declare this type on their outputs only. GNU Radio 3.10 then gives every
+ * edge from a GPU block this buffer (single-mapped), and every edge from a host block
+ * its usual double-mapped buffer, so a host block's output is never replaced (which
+ * in 3.10.5 hangs a host output fanned out to several GPU blocks) and readers never
+ * need different transfer types of one buffer. The buffer decides its home itself,
+ * from all its readers, the first time it is used in a flowgraph (readers change only
+ * while a flowgraph is stopped): device memory for a chain of GPU blocks, page-aligned
+ * host memory (page-locked by the GPU blocks for DMA) as soon as one reader is a
+ * host block. Writer and readers always see the same side, so post_work() copies
+ * nothing: the GPU blocks move samples across PCIe themselves, once, where a host
+ * block is at the other end. The blocked callbacks realign whichever side is in use.
+ */
+class device_buffer : public gr::buffer_single_mapped
+{
+public:
+    static gr::buffer_type type;
+
+    static gr::buffer_sptr make_buffer(int nitems,
+                                       std::size_t sizeof_item,
+                                       std::uint64_t downstream_lcm_nitems,
+                                       std::uint32_t downstream_max_out_mult,
+                                       gr::block_sptr link = gr::block_sptr(),
+                                       gr::block_sptr buf_owner = gr::block_sptr());
+
+    ~device_buffer() override;
+
+    //! Whether the items are in device memory (decided from the readers now).
+    bool on_device();
+    //! A port's buffer is a device_buffer in device memory.
+    static bool on_device(const gr::buffer_sptr& buf);
+    //! A device_buffer's host side (page-locked by its users), or {nullptr, 0}.
+    static std::pair<const void*, std::size_t> host_side(const gr::buffer_sptr& buf);
+
+    //! The same signature, with this buffer type on every port.
+    static gr::io_signature::sptr with_type(const gr::io_signature::sptr& sig);
+
+    //! Test hook: blocks on the CPU fallback made afterwards use device buffers too,
+    //! their device side emulated in host memory, so the scheduler's side (homes,
+    //! realignment, counters) is tested without a GPU.
+    static void set_emulation_for_tests(bool on);
+    static bool emulation_for_tests();
+
+    int space_available() override;
+    void post_work(int nitems) override;
+    bool do_allocate_buffer(std::size_t final_nitems, std::size_t sizeof_item) override;
+    void* write_pointer() override;
+    const void* _read_pointer(unsigned int read_index) override;
+    bool input_blocked_callback(int items_required,
+                                int items_avail,
+                                unsigned read_index) override;
+    bool output_blocked_callback(int output_multiple, bool force) override;
+
+private:
+    device_buffer(int nitems,
+                  std::size_t sizeof_item,
+                  std::uint64_t downstream_lcm_nitems,
+                  std::uint32_t downstream_max_out_mult,
+                  gr::block_sptr link,
+                  std::shared_ptr<transfer_account> account);
+
+    //! The items' memory for the readers attached now.
+    char* home();
+
+    std::shared_ptr<transfer_account> d_account;
+    std::unique_ptr<cuda::mirrored_memory> d_memory;
+    std::mutex d_home_lock;
+    std::vector<gr::buffer_reader*> d_home_for; // the readers d_home was decided for
+    char* d_home = nullptr;
+    bool d_on_device = false;
+};
+
+} // namespace gpufilter
+} // namespace gr
+
+#endif
