@@ -226,6 +226,8 @@ def plot(rows, png, title=None):
     sx.minorticks_off()
     sx.set_xlabel("FIR taps")
     fig.tight_layout()
+    if os.path.dirname(png):
+        os.makedirs(os.path.dirname(png), exist_ok=True)
     fig.savefig(png, dpi=120)
     plt.close(fig)
     return True
