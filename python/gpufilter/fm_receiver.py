@@ -264,10 +264,11 @@ class fm_receiver(gr.hier_block2):
                 sum(b.bytes_from_device() for b in self.gpu_blocks))
 
     def gpu_output_bytes(self):
-        """Bytes the last of our blocks (the audio decimator) has written so far."""
-        if not self.gpu_blocks:
-            return 0
-        return self.gpu_blocks[-1].nitems_written(0) * gr.sizeof_float
+        """Bytes the last of our blocks in the chain (the audio decimator) has written
+        so far."""
+        ours = {id(b) for b in self.gpu_blocks}
+        last = [s for s in self.stages if id(s) in ours][-1:]
+        return last[0].nitems_written(0) * gr.sizeof_float if last else 0
 
 
 def guess_format(path):

@@ -69,6 +69,8 @@ class qa_fm_device_buffers(gr_unittest.TestCase):
                 self.assertLessEqual(held_off, 0, chain)
                 self.assertEqual(len(on), int(SECONDS * fm_receiver.AUDIO_RATE))
                 self.assertEqual(len(on), len(off))
+                # No resampler at 2.4 MS/s: the audio decimator's output is the audio.
+                self.assertEqual(rx_on.gpu_output_bytes(), len(on) * gr.sizeof_float)
                 err = relative_error(on, off)
                 corr = aligned_correlation(on, self.refs[2])
                 print(f"{chain}, {self.backend}: device buffers on/off relative "
@@ -103,7 +105,9 @@ class qa_fm_device_buffers(gr_unittest.TestCase):
         for r in rows:
             for key in ("gpu_s", "gpu_dev_s", "cpu_s", "copy_s"):
                 self.assertGreater(r[key], 0, key)
-            self.assertAlmostEqual(r["dev_vs_copy"], r["copy_s"] / r["gpu_dev_s"], 2)
+            # The CSV's times are rounded to 0.1 ms; these runs take milliseconds.
+            ratio = r["copy_s"] / r["gpu_dev_s"]
+            self.assertAlmostEqual(r["dev_vs_copy"], ratio, delta=0.05 * ratio + 1e-3)
             self.assertEqual(r["on_gpu"], bool(self.gpus))
             if self.gpus:
                 self.assertEqual(r["mb_to_device_dev"],
