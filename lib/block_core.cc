@@ -54,7 +54,7 @@ block_core::block_core(gr::block& block,
     // Never on the CPU fallback (where the test suite may emulate them).
     d_device_buffers =
         get_device_buffers() && (d_gpu || device_buffer::emulation_for_tests());
-    d_account->device = d_gpu ? d_device : cuda::mirrored_memory::emulated;
+    d_account->device = d_gpu ? d_device : cuda::ring_memory::emulated;
     d_account->device_buffers = d_device_buffers;
 }
 
