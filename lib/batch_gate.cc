@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "batch_gate.h"
-#include "device_buffer.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
 #include <algorithm>
@@ -44,14 +43,10 @@ int batch_gate::min_input_items() const
         const auto reader = detail->input(p);
         if (reader->done()) // an upstream block finished: flush whatever is left
             return 0;
-        // A single-mapped device buffer realigns only what fits in the quarter it
-        // keeps free (device_buffer::space_available): ask for no more than that.
-        const int share =
-            std::dynamic_pointer_cast<device_buffer>(reader->buffer()) ? 4 : 2;
-        room = std::min(room, reader->max_possible_items_available() / share);
+        room = std::min(room, reader->max_possible_items_available() / 2);
     }
     // Up to the next whole batch of the input stream, not a whole batch more: a call
-    // cut short (by the room in a single-mapped output buffer) is completed by the
+    // cut short (by the room in its output buffer) is completed by the
     // next one instead of waiting for a batch that may come only after the stream's
     // end has been read downstream (a source that waits for its sink).
     const auto batch = static_cast<std::uint64_t>(d_batch_size);

@@ -40,7 +40,7 @@ struct block_rate {
  *    output is ever held back by it.
  *  - waiting: forecast() asks, on every input port, for the input up to the next
  *    batch boundary of the stream (a whole batch while calls end on boundaries;
- *    capped at half a buffer, a quarter of a device buffer, so a full upstream
+ *    capped at half a buffer, so a full upstream
  *    buffer always runs) until an upstream block is done; then only for what
  *    gr-filter would, so the tail of a stream is flushed.
  */

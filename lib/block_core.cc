@@ -54,7 +54,7 @@ block_core::block_core(gr::block& block,
     // Never on the CPU fallback (where the test suite may emulate them).
     d_device_buffers =
         get_device_buffers() && (d_gpu || device_buffer::emulation_for_tests());
-    d_account->device = d_gpu ? d_device : cuda::mirrored_memory::emulated;
+    d_account->device = d_gpu ? d_device : cuda::ring_memory::emulated;
     d_account->device_buffers = d_device_buffers;
 }
 
@@ -148,11 +148,12 @@ void block_core::find_resident_ports()
     for (const char on : d_out_on_device)
         d_resident = d_resident || on;
     d_resident = d_resident && d_gpu;
-    d_logger->debug("ports in device memory: {} of {} inputs, {} of {} outputs",
-                    std::count(d_in_on_device.begin(), d_in_on_device.end(), 1),
-                    d_in_on_device.size(),
-                    std::count(d_out_on_device.begin(), d_out_on_device.end(), 1),
-                    d_out_on_device.size());
+    if (d_device_buffers || d_resident) // else it would say "0 of n" on every start
+        d_logger->debug("ports in device memory: {} of {} inputs, {} of {} outputs",
+                        std::count(d_in_on_device.begin(), d_in_on_device.end(), 1),
+                        d_in_on_device.size(),
+                        std::count(d_out_on_device.begin(), d_out_on_device.end(), 1),
+                        d_out_on_device.size());
 }
 
 void block_core::stop()

@@ -23,8 +23,12 @@ float checked_gain(float gain)
 
 int checked_vlen(int vlen)
 {
-    if (vlen < 1)
-        throw std::invalid_argument("vlen: must be >= 1, got " + std::to_string(vlen));
+    // An item of more than 2^20 complex samples (8 MiB) would not fit GNU Radio's
+    // buffers (or its int item size) anyway: say so, naming the parameter.
+    constexpr int max_vlen = 1 << 20;
+    if (vlen < 1 || vlen > max_vlen)
+        throw std::invalid_argument("vlen: must be in [1, " + std::to_string(max_vlen) +
+                                    "], got " + std::to_string(vlen));
     return vlen;
 }
 

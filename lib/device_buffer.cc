@@ -4,8 +4,10 @@
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/logger.h>
 #include <algorithm>
-#include <cstring>
+#include <atomic>
+#include <limits>
 #include <new>
+#include <numeric>
 #include <stdexcept>
 
 namespace gr {
@@ -65,15 +67,14 @@ device_buffer::device_buffer(int nitems,
                              std::uint32_t downstream_max_out_mult,
                              gr::block_sptr link,
                              std::shared_ptr<transfer_account> account)
-    // No owner: buffer_single_mapped keeps it as a shared_ptr that nothing in the
-    // runtime reads, and it would close a cycle (block -> detail -> buffer -> block)
-    // that keeps blocks, buffers and device memory alive for ever.
-    : gr::buffer_single_mapped(nitems,
-                               sizeof_item,
-                               downstream_lcm_nitems,
-                               downstream_max_out_mult,
-                               link,
-                               gr::block_sptr()),
+    // No owner kept: it would close a cycle (block -> detail -> buffer -> block) that
+    // keeps blocks, buffers and device memory alive for ever.
+    : gr::buffer(gr::buffer_mapping_type::double_mapped,
+                 nitems,
+                 sizeof_item,
+                 downstream_lcm_nitems,
+                 downstream_max_out_mult,
+                 link),
       d_account(std::move(account))
 {
     gr::configure_default_loggers(d_logger, d_debug_logger, "device_buffer");
@@ -83,12 +84,35 @@ device_buffer::device_buffer(int nitems,
 
 device_buffer::~device_buffer() = default;
 
-bool device_buffer::do_allocate_buffer(std::size_t final_nitems, std::size_t sizeof_item)
+bool device_buffer::allocate_buffer(int nitems)
 {
-    d_memory = std::make_unique<cuda::mirrored_memory>(d_account->device,
-                                                       final_nitems * sizeof_item);
+    // Whole rings of both homes: a multiple of the ring's granularity and of the item.
+    const std::size_t granule = cuda::ring_memory::granularity(d_account->device);
+    const std::size_t ring = std::lcm(granule, d_sizeof_item);
+    const std::size_t wanted = std::max<std::size_t>(nitems, 1) * d_sizeof_item;
+    const std::size_t bytes = (wanted + ring - 1) / ring * ring;
+    if (bytes / d_sizeof_item > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+        throw std::bad_alloc();
+    d_memory = std::make_unique<cuda::ring_memory>(d_account->device, bytes);
+    d_bufsize = static_cast<unsigned>(bytes / d_sizeof_item);
     d_base = d_memory->host();
     return true;
+}
+
+unsigned device_buffer::index_add(unsigned a, unsigned b)
+{
+    unsigned s = a + b;
+    if (s >= d_bufsize)
+        s -= d_bufsize;
+    return s;
+}
+
+unsigned device_buffer::index_sub(unsigned a, unsigned b)
+{
+    int s = static_cast<int>(a) - static_cast<int>(b);
+    if (s < 0)
+        s += static_cast<int>(d_bufsize);
+    return static_cast<unsigned>(s);
 }
 
 gr::io_signature::sptr device_buffer::with_type(const gr::io_signature::sptr& sig)
@@ -142,7 +166,7 @@ std::pair<const void*, std::size_t> device_buffer::host_side(const gr::buffer_sp
     const auto d = std::dynamic_pointer_cast<device_buffer>(buf);
     if (!d)
         return { nullptr, 0 };
-    return { d->d_memory->host(), d->d_memory->bytes() };
+    return { d->d_memory->host(), 2 * d->d_memory->bytes() };
 }
 
 void* device_buffer::write_pointer()
@@ -157,58 +181,26 @@ const void* device_buffer::_read_pointer(unsigned int read_index)
 
 int device_buffer::space_available()
 {
-    const int space = gr::buffer_single_mapped::space_available();
+    // GNU Radio's double-mapped rule: one item short of full, so that equal read and
+    // write indices always mean empty.
     if (d_readers.empty())
-        return space;
-    // GNU Radio 3.10.5 lets the writer fill a single-mapped buffer up to a reader that
-    // has wrapped, keeping back only the readers' largest output_multiple. A reader
-    // that needs more contiguous items than are left before the end (a tagged-stream
-    // block's packet, a GPU block's batch) can then neither read nor be realigned
-    // (input_blocked_callback needs that much room in front of the writer): both wait
-    // for ever. While a reader is behind the writer's wrap, a quarter of the buffer
-    // stays free, so a reader needing up to that much is always realigned (GPU
-    // blocks ask for at most a quarter of a device buffer, batch_gate).
-    const gr::buffer_reader* slowest = d_readers[0];
-    for (const auto* r : d_readers)
-        if (r->nitems_read() < slowest->nitems_read())
-            slowest = r;
-    if (slowest->get_read_index() <= d_write_index)
-        return space;
-    const int slack = static_cast<int>(d_bufsize / 4);
-    return std::max(0, space - slack);
+        return static_cast<int>(d_bufsize) - 1;
+    int most_data = d_readers[0]->items_available();
+    uint64_t min_items_read = d_readers[0]->nitems_read();
+    for (const auto* r : d_readers) {
+        most_data = std::max(most_data, r->items_available());
+        min_items_read = std::min(min_items_read, r->nitems_read());
+    }
+    if (min_items_read != d_last_min_items_read) {
+        prune_tags(d_last_min_items_read);
+        d_last_min_items_read = min_items_read;
+    }
+    return static_cast<int>(d_bufsize) - most_data - 1;
 }
 
 void device_buffer::post_work(int /*nitems*/)
 {
     // Writer and readers use the same side: nothing to copy (see the class comment).
-}
-
-bool device_buffer::input_blocked_callback(int items_required,
-                                           int items_avail,
-                                           unsigned read_index)
-{
-    char* const base = home();
-    if (d_on_device) {
-        const gr::mem_func_t move = [this](void* d, const void* s, std::size_t n) {
-            return d_memory->move_on_device(d, s, n);
-        };
-        return input_blocked_callback_logic(
-            items_required, items_avail, read_index, base, move, move);
-    }
-    return input_blocked_callback_logic(
-        items_required, items_avail, read_index, base, std::memcpy, std::memmove);
-}
-
-bool device_buffer::output_blocked_callback(int output_multiple, bool force)
-{
-    char* const base = home();
-    if (d_on_device) {
-        const gr::mem_func_t move = [this](void* d, const void* s, std::size_t n) {
-            return d_memory->move_on_device(d, s, n);
-        };
-        return output_blocked_callback_logic(output_multiple, force, base, move);
-    }
-    return output_blocked_callback_logic(output_multiple, force, base, std::memmove);
 }
 
 } // namespace gpufilter

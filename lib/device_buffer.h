@@ -2,8 +2,8 @@
 #ifndef INCLUDED_GPUFILTER_DEVICE_BUFFER_H
 #define INCLUDED_GPUFILTER_DEVICE_BUFFER_H
 
-#include "cuda/stream/mirrored_memory.h"
-#include <gnuradio/buffer_single_mapped.h>
+#include "cuda/stream/ring_memory.h"
+#include <gnuradio/buffer.h>
 #include <gnuradio/buffer_type.h>
 #include <gnuradio/io_signature.h>
 #include <cstdint>
@@ -20,7 +20,7 @@ namespace gpufilter {
  * and whether it uses device buffers (fixed when the block is made).
  */
 struct transfer_account {
-    int device = cuda::mirrored_memory::emulated; // a CUDA index, or emulated
+    int device = cuda::ring_memory::emulated; // a CUDA index, or emulated
     bool device_buffers = false;
 };
 
@@ -38,18 +38,24 @@ public:
  * memory otherwise.
  *
  * GPU blocks declare this type on their outputs only. GNU Radio 3.10 then gives every
- * edge from a GPU block this buffer (single-mapped), and every edge from a host block
- * its usual double-mapped buffer, so a host block's output is never replaced (which
- * in 3.10.5 hangs a host output fanned out to several GPU blocks) and readers never
- * need different transfer types of one buffer. The buffer decides its home itself,
- * from all its readers, the first time it is used in a flowgraph (readers change only
- * while a flowgraph is stopped): device memory for a chain of GPU blocks, page-aligned
- * host memory (page-locked by the GPU blocks for DMA) as soon as one reader is a
- * host block. Writer and readers always see the same side, so post_work() copies
- * nothing: the GPU blocks move samples across PCIe themselves, once, where a host
- * block is at the other end. The blocked callbacks realign whichever side is in use.
+ * edge from a GPU block this buffer, and every edge from a host block its usual
+ * buffer, so a host block's output is never replaced (which in 3.10.5 hangs a host
+ * output fanned out to several GPU blocks) and readers never need different transfer
+ * types of one buffer. The buffer decides its home itself, from all its readers, the
+ * first time it is used in a flowgraph (readers change only while a flowgraph is
+ * stopped): device memory for a chain of GPU blocks, host memory (page-locked by the
+ * GPU blocks for DMA) as soon as one reader is a host block. Writer and readers
+ * always see the same side, so post_work() copies nothing: the GPU blocks move
+ * samples across PCIe themselves, once, where a host block is at the other end.
+ *
+ * Both homes are double-mapped rings (cuda::ring_memory), as GNU Radio's default
+ * buffers are: every window is contiguous, so the buffer is a double-mapped buffer to
+ * the scheduler. GNU Radio 3.10's single-mapped buffers realign their items by
+ * copying them while the scheduler runs, with history, several readers and several
+ * threads; that is slow, and with several readers it lost or corrupted items in
+ * our tests. A double mapping never moves an item.
  */
-class device_buffer : public gr::buffer_single_mapped
+class device_buffer : public gr::buffer
 {
 public:
     static gr::buffer_type type;
@@ -67,7 +73,8 @@ public:
     bool on_device();
     //! A port's buffer is a device_buffer in device memory.
     static bool on_device(const gr::buffer_sptr& buf);
-    //! A device_buffer's host side (page-locked by its users), or {nullptr, 0}.
+    //! A device_buffer's host side, both copies (page-locked by its users), or
+    //! {nullptr, 0}.
     static std::pair<const void*, std::size_t> host_side(const gr::buffer_sptr& buf);
 
     //! The same signature, with this buffer type on every port.
@@ -75,19 +82,19 @@ public:
 
     //! Test hook: blocks on the CPU fallback made afterwards use device buffers too,
     //! their device side emulated in host memory, so the scheduler's side (homes,
-    //! realignment, counters) is tested without a GPU.
+    //! windows across the wrap, counters) is tested without a GPU.
     static void set_emulation_for_tests(bool on);
     static bool emulation_for_tests();
 
     int space_available() override;
     void post_work(int nitems) override;
-    bool do_allocate_buffer(std::size_t final_nitems, std::size_t sizeof_item) override;
     void* write_pointer() override;
     const void* _read_pointer(unsigned int read_index) override;
-    bool input_blocked_callback(int items_required,
-                                int items_avail,
-                                unsigned read_index) override;
-    bool output_blocked_callback(int output_multiple, bool force) override;
+
+protected:
+    bool allocate_buffer(int nitems) override;
+    unsigned index_add(unsigned a, unsigned b) override;
+    unsigned index_sub(unsigned a, unsigned b) override;
 
 private:
     device_buffer(int nitems,
@@ -101,7 +108,7 @@ private:
     char* home();
 
     std::shared_ptr<transfer_account> d_account;
-    std::unique_ptr<cuda::mirrored_memory> d_memory;
+    std::unique_ptr<cuda::ring_memory> d_memory;
     std::mutex d_home_lock;
     std::vector<gr::buffer_reader*> d_home_for; // the readers d_home was decided for
     char* d_home = nullptr;

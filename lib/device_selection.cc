@@ -18,7 +18,7 @@ bool gpu_required()
     return v && std::string(v) == "1";
 }
 std::atomic<host_transfer> s_host_transfer{ host_transfer::dma_in_place };
-// Off until the device-memory path has been through the GPU host's whole check
+// Off until the device-memory path has run all of its tests on a GPU
 // (docs/architecture.md, "Device buffers").
 std::atomic<bool> s_device_buffers{ false };
 } // namespace

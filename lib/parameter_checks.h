@@ -31,6 +31,29 @@ inline double checked_center_freq(double center_freq)
     return center_freq;
 }
 
+/*!
+ * A polyphase block's channel map: every entry in [0, bins) (`bound` says what bins
+ * is, e.g. "numchans = 8"), and at least one entry per connected port (`ports`, 0
+ * before the flowgraph is connected; `port_kind`, e.g. "outputs").
+ */
+inline const std::vector<int>& checked_channel_map(const std::vector<int>& map,
+                                                   int bins,
+                                                   const std::string& bound,
+                                                   std::size_t ports,
+                                                   const char* port_kind)
+{
+    for (std::size_t k = 0; k < map.size(); ++k)
+        if (map[k] < 0 || map[k] >= bins)
+            throw std::invalid_argument("channel_map: entry " + std::to_string(k) +
+                                        " is " + std::to_string(map[k]) +
+                                        ", must be in [0, " + bound + ")");
+    if (map.size() < ports)
+        throw std::invalid_argument("channel_map: " + std::to_string(map.size()) +
+                                    " entries for " + std::to_string(ports) +
+                                    " connected " + port_kind);
+    return map;
+}
+
 //! Not empty, and every tap a finite number (a NaN or infinite tap would make every
 //! output after it NaN).
 inline const std::vector<float>& checked_finite_taps(const std::vector<float>& taps)

@@ -117,18 +117,13 @@ void pfb_channelizer_ccf_impl::set_channel_map(const std::vector<int>& map)
 {
     if (map.empty())
         return; // as gr-filter
-    for (std::size_t k = 0; k < map.size(); ++k)
-        if (map[k] < 0 || map[k] >= static_cast<int>(d_numchans))
-            throw std::invalid_argument(
-                "channel_map: entry " + std::to_string(k) + " is " +
-                std::to_string(map[k]) +
-                ", must be in [0, numchans = " + std::to_string(d_numchans) + ")");
     gr::thread::scoped_lock lock(d_setlock);
     const std::size_t ports = d_nports ? d_nports : map.size();
-    if (map.size() < ports)
-        throw std::invalid_argument("channel_map: " + std::to_string(map.size()) +
-                                    " entries for " + std::to_string(ports) +
-                                    " connected outputs");
+    checked_channel_map(map,
+                        static_cast<int>(d_numchans),
+                        "numchans = " + std::to_string(d_numchans),
+                        ports,
+                        "outputs");
     d_map = map;
     backend::set_channel_map(d_core, { map.begin(), map.begin() + ports });
 }

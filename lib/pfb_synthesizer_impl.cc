@@ -69,10 +69,8 @@ pfb_synthesizer_ccf_impl::pfb_synthesizer_ccf_impl(unsigned numchans,
           device,
           { numchans, 1 },
           per_input_batch(checked_batch_size(batch_size), numchans),
-          backend::make(numchans,
-                        checked_finite_taps(taps),
-                        twox,
-                        first(identity_map((twox ? 2 : 1) * numchans), numchans))),
+          backend::make(
+              numchans, checked_finite_taps(taps), twox, identity_map(numchans))),
       d_numchans(numchans),
       d_twox(twox),
       d_taps(taps),
@@ -101,18 +99,10 @@ void pfb_synthesizer_ccf_impl::set_channel_map(const std::vector<int>& map)
     if (map.empty())
         return; // as gr-filter
     const int bins = static_cast<int>((d_twox ? 2 : 1) * d_numchans);
-    for (std::size_t k = 0; k < map.size(); ++k)
-        if (map[k] < 0 || map[k] >= bins)
-            throw std::invalid_argument("channel_map: entry " + std::to_string(k) +
-                                        " is " + std::to_string(map[k]) +
-                                        ", must be in [0, " + std::to_string(bins) + ")");
     gr::thread::scoped_lock lock(d_setlock);
     const std::size_t ports =
         d_nports ? d_nports : std::min<std::size_t>(map.size(), d_numchans);
-    if (map.size() < ports)
-        throw std::invalid_argument("channel_map: " + std::to_string(map.size()) +
-                                    " entries for " + std::to_string(ports) +
-                                    " connected inputs");
+    checked_channel_map(map, bins, std::to_string(bins), ports, "inputs");
     d_map = map;
     backend::set_channel_map(d_core, first(map, ports));
 }

@@ -67,7 +67,7 @@ void unregister_core(long unique_id)
 }
 void emulate_device_buffers(bool on) { device_buffer::set_emulation_for_tests(on); }
 
-std::size_t device_buffer_bytes() { return cuda::mirrored_memory::live_device_bytes(); }
+std::size_t device_buffer_bytes() { return cuda::ring_memory::live_device_bytes(); }
 
 } // namespace testing
 } // namespace gpufilter

@@ -8,7 +8,11 @@
 #   MODE  tests  the whole test suite with GPUFILTER_REQUIRE_GPU=1
 #         demo   apps/gpufilter_fir_demo.py
 #         all    tests, then demo
-#         fm     the FM receiver on both chains, then its benchmark (minutes)
+#         fm     the FM receiver on both chains, with host buffers and with
+#                --device-buffers, then its benchmark: CPU chain, GPU chain with host
+#                and with device buffers, blocks.copy reference (minutes)
+#         devbuf apps/bench_device_buffers.py (args after "devbuf" go to it, e.g.
+#                --quick) into bench_device_buffers.csv
 #         bench  bench_fir (args after "bench" go to it), then apps/bench_cupy.py and
 #                the plots (minutes)
 #         sanitize  NVIDIA compute-sanitizer (memcheck, racecheck, synccheck,
@@ -33,7 +37,7 @@
 set -uo pipefail
 
 usage() {
-    sed -n '7,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '7,/^#$/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2
     exit "${1:-2}"
 }
 
@@ -53,7 +57,7 @@ done
 what=${1:-all}
 [[ $# -gt 0 ]] && shift
 case $what in
-tests | demo | all | fm | bench | sanitize | nlms | soak) ;;
+tests | demo | all | fm | devbuf | bench | sanitize | nlms | soak) ;;
 *) echo "gpu_host_check: unknown mode '$what'" >&2; usage ;;
 esac
 # Paths given relative to where this was started, before moving to the checkout.
@@ -137,14 +141,29 @@ if [[ $what == fm ]]; then
         "$python" apps/gpufilter_fm_rx --chain "$chain" --seconds 10 --progress 2 \
             --wav "$out/fm_$chain.wav" 2>&1 | tee "$out/fm_rx_$chain.log"
         [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+        # The same with device buffers, in the same log: its PCIe line should read
+        # 1.00x the input and 1.00x the audio decimator's output.
+        echo "== FM receiver, $chain chain, --device-buffers" | tee -a "$out/fm_rx_$chain.log"
+        "$python" apps/gpufilter_fm_rx --chain "$chain" --seconds 10 --progress 2 \
+            --device-buffers --wav "$out/fm_${chain}_devbuf.wav" 2>&1 |
+            tee -a "$out/fm_rx_$chain.log"
+        [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
     done
-    echo "== FM receiver benchmark (classic chain)"
+    echo "== FM receiver benchmark (classic chain; CPU, GPU host buffers, GPU device buffers)"
     "$python" apps/gpufilter_fm_rx --benchmark --chain classic \
         --csv "$out/fm_bench_classic.csv" --plot "$out/fm_bench_classic.png" 2>&1 |
         tee "$out/fm_bench_classic.log"
     [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
     # Without matplotlib here, plot elsewhere from the CSV:
     #   apps/gpufilter_fm_rx --plot-from fm_bench_classic.csv --plot fm_receiver_classic.png
+fi
+
+if [[ $what == devbuf ]]; then
+    echo "== apps/bench_device_buffers.py $*"
+    "$python" apps/bench_device_buffers.py "$@" >"$out/bench_device_buffers.csv" \
+        2>"$out/bench_device_buffers.log" || status=1
+    cat "$out/bench_device_buffers.csv"
+    tail -5 "$out/bench_device_buffers.log"
 fi
 
 if [[ $what == sanitize ]]; then

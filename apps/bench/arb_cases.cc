@@ -7,6 +7,7 @@
 // pfb_arb_resampler_ccf and blocks.copy of the same output bytes.
 
 #include "bench.h"
+#include "call_timer.h"
 #include "common/resources.h"
 #include "flowgraph_timer.h"
 #include "pfb/pfb_arb_resampler_engine.h"
@@ -34,12 +35,6 @@ std::string rate_text(float rate)
     std::ostringstream s;
     s << rate;
     return s.str();
-}
-
-double median(std::vector<float> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
 }
 
 //! Holds a stream until released: what is queued behind it runs back to back.
@@ -97,7 +92,7 @@ void engine_row(const options& o,
         e.process(src, n, dst, s);
         s.synchronize();
         cuda::event start(true), stop(true);
-        const int warmup = 2, reps = o.quick ? 3 : 7;
+        const int warmup = 2, reps = timed_calls(o);
         std::vector<float> ms;
         for (int i = 0; i < warmup + reps; ++i) {
             std::atomic<bool> go{ !gpu_only };

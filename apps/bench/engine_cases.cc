@@ -5,6 +5,7 @@
 // process(d_in, n, d_out, stream)) is one more engine_row<> line in one_type().
 
 #include "bench.h"
+#include "call_timer.h"
 #include "common/resources.h"
 #include "fir/fft_fir_engine.h"
 #include "fir/fir_engine.h"
@@ -64,12 +65,6 @@ double flop_per_sample(const std::string& type, int taps, int decim)
     return per_tap * taps / decim;
 }
 
-double median(std::vector<float> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
 /*!
  * Times Engine<In, Tap>::process() on c.in after warm-up calls; the row's rate is from
  * the median of several calls. `tuning` selects a variant of the engine (kernel,
@@ -114,23 +109,13 @@ void engine_row(engine_case<In, Tap>& c,
         const std::size_t n = c.in.size();
         if (engine.output_count(n) > c.out.size())
             throw std::logic_error("output buffer too small");
-        cuda::event start(true), stop(true);
-        const int warmup = 2, reps = c.o.quick ? 3 : 7;
-        std::vector<float> ms;
-        for (int i = 0; i < warmup + reps; ++i) {
-            start.record(s);
-            engine.process(c.in.get(), n, c.out.get(), s);
-            stop.record(s);
-            stop.synchronize();
-            float t;
-            GPUFILTER_CHECK(cudaEventElapsedTime(&t, start, stop));
-            if (i >= warmup)
-                ms.push_back(t);
-        }
         r.samples = n;
-        r.seconds = median(ms) / 1e3;
+        r.seconds = time_calls(c.o, s, [&](cudaStream_t st) {
+            engine.process(c.in.get(), n, c.out.get(), st);
+        });
         r.msps = n / r.seconds / 1e6;
-        r.note = std::to_string(reps) + " calls of " + std::to_string(n) + ", median";
+        r.note = std::to_string(timed_calls(c.o)) + " calls of " + std::to_string(n) +
+                 ", median";
     } catch (const std::exception& e) {
         r.note = std::string("error: ") + e.what();
     }

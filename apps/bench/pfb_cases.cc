@@ -6,6 +6,7 @@
 // stream_to_streams -> pfb_channelizer_ccf and blocks.copy of the same input bytes.
 
 #include "bench.h"
+#include "call_timer.h"
 #include "common/resources.h"
 #include "flowgraph_timer.h"
 #include "pfb/pfb_channelizer_engine.h"
@@ -25,12 +26,6 @@
 namespace bench {
 namespace cuda = gr::gpufilter::cuda;
 namespace {
-
-double median(std::vector<float> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 void pfb_row(const options& o,
              const device_info& dev,
@@ -78,24 +73,15 @@ void pfb_row(const options& o,
                 ports.push_back(out.get() + k * steps);
         const void* src[] = { in.get() };
         cuda::stream s;
-        cuda::event start(true), stop(true);
-        const int warmup = 2, reps = o.quick ? 3 : 7;
-        std::vector<float> ms;
-        for (int i = 0; i < warmup + reps; ++i) {
-            engine.reset(s);
-            start.record(s);
-            engine.process(src, n, ports.data(), s);
-            stop.record(s);
-            stop.synchronize();
-            float t;
-            GPUFILTER_CHECK(cudaEventElapsedTime(&t, start, stop));
-            if (i >= warmup)
-                ms.push_back(t);
-        }
         r.samples = n;
-        r.seconds = median(ms) / 1e3;
+        r.seconds = time_calls(
+            o,
+            s,
+            [&](cudaStream_t st) { engine.reset(st); },
+            [&](cudaStream_t st) { engine.process(src, n, ports.data(), st); });
         r.msps = n / r.seconds / 1e6;
-        r.note = std::to_string(reps) + " calls of " + std::to_string(n) + ", median";
+        r.note = std::to_string(timed_calls(o)) + " calls of " + std::to_string(n) +
+                 ", median";
     } catch (const std::exception& e) {
         r.note = std::string("error: ") + e.what();
     }

@@ -7,6 +7,7 @@
 // the same bytes.
 
 #include "bench.h"
+#include "call_timer.h"
 #include "common/resources.h"
 #include "flowgraph_timer.h"
 #include "pfb/pfb_interpolator_engine.h"
@@ -33,31 +34,12 @@ const std::vector<int> interps{ 4, 16, 64 };
 const std::vector<int> synth_channels{ 16, 256, 1024 };
 const std::vector<int> taps_per_branch{ 8, 32 };
 
-double median(std::vector<float> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
-//! Median time of process() over reps calls, after warm-up calls.
+//! Seconds per call (call_timer.h) on a stream of its own.
 template <class F>
-double time_calls(const options& o, F&& call)
+double time_on_new_stream(const options& o, F&& call)
 {
     cuda::stream s;
-    cuda::event start(true), stop(true);
-    const int warmup = 2, reps = o.quick ? 3 : 7;
-    std::vector<float> ms;
-    for (int i = 0; i < warmup + reps; ++i) {
-        start.record(s);
-        call(s.get());
-        stop.record(s);
-        stop.synchronize();
-        float t;
-        GPUFILTER_CHECK(cudaEventElapsedTime(&t, start, stop));
-        if (i >= warmup)
-            ms.push_back(t);
-    }
-    return median(ms) / 1e3;
+    return time_calls(o, s, call);
 }
 
 void engine_row(const options& o,
@@ -131,8 +113,8 @@ void run_engine_rows(const options& o, const device_info& dev, std::vector<row>&
                     cuda::pfb_interpolator_engine e(L, random_samples<float>(L * T, 5));
                     const void* src[] = { in.get() };
                     void* dst[] = { out.get() };
-                    return time_calls(o,
-                                      [&](cudaStream_t s) { e.process(src, n, dst, s); });
+                    return time_on_new_stream(
+                        o, [&](cudaStream_t s) { e.process(src, n, dst, s); });
                 },
                 rows);
         }
@@ -158,7 +140,7 @@ void run_engine_rows(const options& o, const device_info& dev, std::vector<row>&
                         cuda::pfb_synthesizer_engine e(
                             M, random_samples<float>(M * T, 5), twox, map);
                         void* dst[] = { out.get() };
-                        return time_calls(
+                        return time_on_new_stream(
                             o, [&](cudaStream_t s) { e.process(src.data(), n, dst, s); });
                     },
                     rows);

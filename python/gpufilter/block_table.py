@@ -155,7 +155,6 @@ TABLE = [
           taps=real_taps(33)),
     entry("nlms_filter_ff", "f", "f", lambda t, **o: gpufilter.nlms_filter_ff(16, 0.5, **o),
           reference=_nlms_reference, nin=2, tolerance=1e-4),
-    # Blocks still to come: each entry runs once gpufilter has the block.
     entry("pfb_interpolator_ccf", "c", "c",
           lambda t, **o: gpufilter.pfb_interpolator_ccf(3, t, **o),
           lambda t: filter.pfb_interpolator_ccf(3, t), taps=real_taps(30)),

@@ -14,7 +14,9 @@ GPU: the samples never meet a CPU block between them); the cheap stages at 48 kH
 (IF removal, de-emphasis, resampler) are GNU Radio's.
 Backends: "gpu" (our blocks, device_auto), "fallback" (our blocks, device_cpu: their
 CPU path) and "cpu" (GNU Radio's own blocks: gr-filter, gr-analog, gr-blocks; what
---cpu builds).
+--cpu builds). device_buffers=True makes our blocks hand their samples to each other
+in device memory (gpufilter.set_device_buffers for this receiver's blocks): on a GPU
+the chain then crosses PCIe once each way.
 """
 
 import collections
@@ -157,10 +159,13 @@ class fm_receiver(gr.hier_block2):
     at 48 kHz (1.0 = 75 kHz deviation). `taps` is the length of every FIR (the Hilbert
     uses taps|1: firdes.hilbert needs an odd count). `batch_size` (GPU blocks) defaults
     to the module's; `latency` (s), when given, caps each GPU block's batch to that
-    much of its input, for an audio sink."""
+    much of its input, for an audio sink. `device_buffers`: True or False turns
+    device buffers on or off for this receiver's blocks (the module's switch is set
+    while they are made, then put back); None (default) leaves the module's switch as
+    it is. The CPU fallback never uses them (see docs/architecture.md)."""
 
     def __init__(self, rate, offset, chain="wbfm", taps=256, backend="gpu",
-                 batch_size=None, latency=None):
+                 batch_size=None, latency=None, device_buffers=None):
         gr.hier_block2.__init__(self, "fm_receiver",
                                 gr.io_signature(1, 1, gr.sizeof_gr_complex),
                                 gr.io_signature(1, 1, gr.sizeof_float))
@@ -168,6 +173,17 @@ class fm_receiver(gr.hier_block2):
             raise rx_error(f"unknown backend '{backend}' (choose from {BACKENDS})")
         self.plan = p = plan(rate, chain, offset)
         check_taps(taps, p, "taps")
+        previous = gpu.get_device_buffers()
+        if device_buffers is not None and backend != "cpu":
+            gpu.set_device_buffers(bool(device_buffers))
+        try:
+            self.device_buffers = backend != "cpu" and gpu.get_device_buffers()
+            self._build(rate, offset, chain, taps, backend, batch_size, latency)
+        finally:
+            gpu.set_device_buffers(previous)
+
+    def _build(self, rate, offset, chain, taps, backend, batch_size, latency):
+        p = self.plan
         self.backend, self.taps = backend, taps
         self.gpu_blocks = []   # our blocks, for on_gpu() reports
         device = gpu.device_cpu if backend == "fallback" else gpu.device_auto
@@ -238,6 +254,21 @@ class fm_receiver(gr.hier_block2):
     def on_gpu(self):
         """True when every one of our blocks computes on a GPU (False for "cpu")."""
         return bool(self.gpu_blocks) and all(b.on_gpu() for b in self.gpu_blocks)
+
+    def pcie_bytes(self):
+        """(to the device, from the device): the bytes of samples our blocks moved
+        across PCIe so far. With device buffers on a GPU that is the input once and
+        the audio decimator's output once; without, every GPU block's input and
+        output. (0, 0) on the CPU fallback and for "cpu"."""
+        return (sum(b.bytes_to_device() for b in self.gpu_blocks),
+                sum(b.bytes_from_device() for b in self.gpu_blocks))
+
+    def gpu_output_bytes(self):
+        """Bytes the last of our blocks in the chain (the audio decimator) has written
+        so far."""
+        ours = {id(b) for b in self.gpu_blocks}
+        last = [s for s in self.stages if id(s) in ours][-1:]
+        return last[0].nitems_written(0) * gr.sizeof_float if last else 0
 
 
 def guess_format(path):

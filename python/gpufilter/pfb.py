@@ -21,10 +21,16 @@ def design_taps(nfilts, atten=100):
     """gr-filter's default prototype for pfb.channelizer_ccf and pfb.decimator_ccf:
     optfir.low_pass(1, nfilts, 0.4, 0.6, ripple, atten), the ripple raised from
     0.1 dB in steps of 0.01 dB until optfir converges (RuntimeError at 1 dB)."""
-    bw, tb, ripple = 0.4, 0.2, 0.1
+    return _optfir_low_pass(1, nfilts, 0.4, 0.4 + 0.2, atten)
+
+
+def _optfir_low_pass(gain, fs, passband, stopband, atten):
+    """optfir.low_pass as gr-filter's pfb wrappers call it: the ripple raised from
+    0.1 dB in steps of 0.01 dB until optfir converges (RuntimeError at 1 dB)."""
+    ripple = 0.1
     while True:
         try:
-            return optfir.low_pass(1, nfilts, bw, bw + tb, ripple, atten)
+            return optfir.low_pass(gain, fs, passband, stopband, ripple, atten)
         except RuntimeError:
             ripple += 0.01
             print("Warning: set ripple to %.4f dB. If this is a problem, adjust the "
@@ -125,16 +131,7 @@ def _arb_resampler_taps(rate, flt_size=32, atten=100):
     halfband = 0.5
     bw = percent * halfband
     tb = (percent / 2.0) * halfband
-    ripple = 0.1
-    while True:
-        try:
-            return optfir.low_pass(flt_size, flt_size, bw, bw + tb, ripple, atten)
-        except RuntimeError:
-            ripple += 0.01
-            print("Warning: set ripple to %.4f dB. If this is a problem, adjust the "
-                  "attenuation or create your own filter taps." % (ripple))
-            if ripple >= 1.0:
-                raise RuntimeError("optfir could not generate an appropriate filter.")
+    return _optfir_low_pass(flt_size, flt_size, bw, bw + tb, atten)
 
 
 class _arb_resampler(gr.hier_block2):

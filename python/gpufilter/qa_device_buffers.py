@@ -324,6 +324,31 @@ class qa_device_buffers(gr_unittest.TestCase):
         got, = self.both(build)
         self.assertEqual(len(got), len(x))
 
+    def test_windows_across_the_ring_end(self):
+        """Small rings (a page when emulated, 2 MiB on a GPU) wrapped many times: a
+        GPU output in device memory read by two GPU filters with different histories,
+        their outputs read on the host. Every window that runs past the end of a ring
+        reads the ring's start through the second mapping."""
+        n = 50000 if self.emulated else 3 * (1 << 18) + 12345
+        x = random_samples(self.rng, n, True)
+
+        def build(tb):
+            g1, g2, g3 = (self.fir(k, batch=300) for k in range(3))
+            for g in (g1, g2, g3):
+                g.set_max_output_buffer(0, 700)
+            s2, s3 = blocks.vector_sink_c(), blocks.vector_sink_c()
+            tb.connect(blocks.vector_source_c(x.tolist()), g1, g2, s2)
+            tb.connect(g1, g3, s3)
+            return [s2, s3], [g1, g2, g3]
+
+        def check(on, gs):
+            if on:  # g1's ring is in device memory (emulated: host memory)
+                self.assertGreater(hooks.device_buffer_bytes(), 0)
+        got2, got3 = self.both(build, check)
+        ref1 = self.reference(x, self.taps[:1])
+        self.assertLess(relative_error(got2, self.reference(ref1, self.taps[1:2])), 1e-5)
+        self.assertLess(relative_error(got3, self.reference(ref1, self.taps[2:3])), 1e-5)
+
     def test_large_calls_in_a_chain(self):
         """Device buffers keep the chain's calls whole batches (no small calls)."""
         x = random_samples(self.rng, 1 << 20, True)

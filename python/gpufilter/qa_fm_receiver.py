@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The FM receiver on the generated band: each chain on each backend gives back each
 station's audio (correlation >= 0.9 after delay alignment) and not its neighbours';
-the IQ file formats; apps/gpufilter_fm_rx's bad-input errors and Ctrl-C."""
+the IQ file formats; apps/gpufilter_fm_rx's bad-input errors, --device-buffers and
+Ctrl-C. Device buffers in the chains and the benchmark's series: qa_fm_device_buffers."""
 
 import os
 import shutil
@@ -18,13 +19,14 @@ from gnuradio import blocks, gr, gr_unittest
 from gnuradio.gpufilter import fm_band, fm_receiver
 
 try:
-    from gpu_test_support import skip_without_gpu
+    from gpu_test_support import gpu_count, skip_without_gpu
 except ImportError:  # run from elsewhere than this directory
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from gpu_test_support import skip_without_gpu
+    from gpu_test_support import gpu_count, skip_without_gpu
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-APP = os.path.normpath(os.path.join(HERE, "..", "..", "apps", "gpufilter_fm_rx"))
+APPS = os.path.normpath(os.path.join(HERE, "..", "..", "apps"))
+APP = os.path.join(APPS, "gpufilter_fm_rx")
 RATE = 2.4e6
 STATIONS = (-600e3, -200e3, 300e3)
 SECONDS = 0.5          # of band per case: CI has 2 cores
@@ -191,6 +193,22 @@ class qa_fm_receiver(gr_unittest.TestCase):
         with wave.open(out, "rb") as w:
             self.assertEqual((w.getframerate(), w.getnframes()), (48000, 24000))
 
+    def test_010b_app_device_buffers(self):
+        """--device-buffers: the same WAV; on a GPU the input crosses PCIe once and
+        the audio decimator's output once."""
+        out = os.path.join(self.tmp, "devbuf.wav")
+        run = self.run_app("--chain", "classic", "--seconds", "0.5", "--device-buffers",
+                           "--wav", out)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        with wave.open(out, "rb") as w:
+            self.assertEqual((w.getframerate(), w.getnframes()), (48000, 24000))
+        if gpu_count():
+            self.assertIn("device buffers", run.stdout)
+            self.assertIn("(1.00x the input)", run.stdout)
+            self.assertIn("(1.00x the audio decimator's output)", run.stdout)
+        else:
+            self.assertIn("device buffers unused there", run.stdout)
+
     def test_011_app_bad_inputs(self):
         cases = [
             (["--input", os.path.join(self.tmp, "missing.cf32"), "--rate", "2.4e6"],
@@ -221,6 +239,8 @@ class qa_fm_receiver(gr_unittest.TestCase):
             (["--benchmark", "--bench-taps", "16,10000000"], "--bench-taps 10000000"),
             (["--benchmark", "--bench-audio-seconds", "nan"], "must be a finite number"),
             (["--benchmark", "--bench-cpu-budget", "0"], "0 is out of range"),
+            (["--cpu", "--device-buffers"], "--device-buffers applies to the GPU chain"),
+            (["--benchmark", "--device-buffers"], "does not apply to --benchmark"),
         ]
         for args, message in cases:
             run = self.run_app(*args)

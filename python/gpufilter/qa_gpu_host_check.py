@@ -22,6 +22,9 @@ export PATH="$GR_RUNTIME/stage/bin:$PATH"
 """
 FAKE_SMI = "#!/bin/sh\necho 'name, driver_version'\necho 'Stand-in GPU, 0'\n"
 FAKE_DEMO = "print('stand-in demo ran')\n"
+# Stand-ins that say how they were called.
+FAKE_ARGS = "import sys\nprint('stand-in', *sys.argv)\n"
+FAKE_DEVBUF = "import sys\nprint('case,items')\nprint('copy', *sys.argv[1:])\n"
 
 
 def write(path, text, executable=False):
@@ -40,6 +43,8 @@ class qa_gpu_host_check(gr_unittest.TestCase):
         write(os.path.join(self.checkout, "scripts", "gpu_host_check.sh"),
               open(SCRIPT).read(), executable=True)
         write(os.path.join(self.checkout, "apps", "gpufilter_fir_demo.py"), FAKE_DEMO)
+        write(os.path.join(self.checkout, "apps", "gpufilter_fm_rx"), FAKE_ARGS)
+        write(os.path.join(self.checkout, "apps", "bench_device_buffers.py"), FAKE_DEVBUF)
         runtime = os.path.join(self.tmp, "pack", "gr-runtime")
         write(os.path.join(runtime, "env.sh"), ENV_SH)
         write(os.path.join(runtime, "stage", "bin", "nvidia-smi"), FAKE_SMI, True)
@@ -96,8 +101,37 @@ class qa_gpu_host_check(gr_unittest.TestCase):
         run = self.run_check(["--help"])
         self.assertEqual(run.returncode, 0)
         self.assertIn("--out DIR", run.stderr)
-        for mode in ("tests", "sanitize", "nlms", "soak"):
+        for mode in ("tests", "fm", "devbuf", "bench", "sanitize", "nlms", "soak"):
             self.assertIn(f"  {mode} ", run.stderr)
+
+        self.assertIn("--python PY", run.stderr)   # the whole usage text
+
+    def test_005_fm_runs_device_buffers(self):
+        """fm: each chain with host buffers and with --device-buffers, then the
+        benchmark (which times both kinds of buffer itself)."""
+        out = os.path.join(self.tmp, "fm_out")
+        run = self.run_check(["--out", out, "fm"])
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        for chain in ("wbfm", "classic"):
+            with open(os.path.join(out, f"fm_rx_{chain}.log")) as f:
+                calls = [line for line in f if line.startswith("stand-in")]
+            self.assertEqual(len(calls), 2, calls)
+            self.assertNotIn("--device-buffers", calls[0])
+            self.assertIn("--device-buffers", calls[1])
+            self.assertIn(f"fm_{chain}_devbuf.wav", calls[1])
+        with open(os.path.join(out, "fm_bench_classic.log")) as f:
+            bench = f.read()
+        self.assertIn("--benchmark", bench)
+        self.assertIn("fm_bench_classic.csv", bench)
+
+    def test_006_devbuf(self):
+        """devbuf: apps/bench_device_buffers.py with the arguments after the mode,
+        its CSV in the out folder."""
+        out = os.path.join(self.tmp, "devbuf_out")
+        run = self.run_check(["--out", out, "devbuf", "--quick"])
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        with open(os.path.join(out, "bench_device_buffers.csv")) as f:
+            self.assertEqual(f.read(), "case,items\ncopy --quick\n")
 
 
 if __name__ == "__main__":

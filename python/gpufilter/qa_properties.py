@@ -12,7 +12,7 @@ samples passes through as in gr-filter. Derandomized, few examples: CI reproduce
 import math
 
 import numpy as np
-from gnuradio import filter, gpufilter, gr_unittest
+from gnuradio import analog, blocks, filter, gpufilter, gr_unittest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -32,6 +32,9 @@ TAPS = st.one_of(st.lists(TAP, max_size=80),
                  st.integers(10000, 70000).map(lambda n: [0.001] * n),  # enormous
                  WRONG)
 N = 300
+VALID = settings(max_examples=12, deadline=None, derandomize=True, database=None,
+                 suppress_health_check=list(HealthCheck))
+FINITE_TAPS = st.lists(st.floats(-2, 2), min_size=1, max_size=80)
 
 
 def outputs(e, args, x):
@@ -62,7 +65,11 @@ class qa_properties(gr_unittest.TestCase):
         except ALLOWED:
             raise
         for g, w in zip(got, want):
-            self.assertEqual(len(g), len(w), e.name)
+            # The arbitrary resamplers: where gr-filter's stream ends moves with its
+            # call sizes (block_table.entry.length_slack); the rest must match.
+            self.assertLessEqual(abs(len(g) - len(w)), e.length_slack, e.name)
+            m = min(len(g), len(w))
+            g, w = g[:m], w[:m]
             # Finite wherever gr-filter's is (taps that are NaN, or that firdes makes
             # NaN, give NaN outputs in both, as users of gr-filter know them).
             np.testing.assert_array_equal(np.isfinite(g), np.isfinite(w), e.name)
@@ -142,6 +149,14 @@ class qa_properties(gr_unittest.TestCase):
         if blk is None:
             return
         check(self, ["channel"], lambda: blk.set_channel(new_channel))
+        if 1 <= decim <= 8 and len(taps) <= 80 and 0 <= channel < decim:
+            e = block_table.entry(
+                "decim", "c", "c",
+                lambda t, **o: gpufilter.pfb_decimator_ccf(decim, t, channel, True,
+                                                           False, **o),
+                lambda t: block_table._split_channelizer(
+                    decim, filter.pfb_decimator_ccf(decim, t, channel, True, False), 1))
+            self.compare(e, taps)
 
     @SETTINGS
     @given(ntaps=INTS, mu=FLOATS, nfilters=INTS, eps=FLOATS, new_mu=FLOATS, k=INTS,
@@ -162,6 +177,173 @@ class qa_properties(gr_unittest.TestCase):
         if blk is None:
             return
         check(self, ["nthreads", "n"], lambda: blk.set_nthreads(new_nthreads))
+        if decimation <= 8:
+            # gr-filter's fft_filter drops the stream's last partial FFT block; ours
+            # gives every output, as its fir_filter does: that is the reference.
+            e = block_table.entry(
+                "fft", "c", "c",
+                lambda t, **o: gpufilter.fft_filter_ccc(decimation, t, 1, **o),
+                lambda t: filter.fir_filter_ccc(decimation, t))
+            self.compare(e, taps)
+
+    @SETTINGS
+    @given(interp=INTS, taps=TAPS, new_taps=TAPS)
+    def test_pfb_interpolator(self, interp, taps, new_taps):
+        blk = check(self, ["interp", "taps"],
+                    lambda: gpufilter.pfb_interpolator_ccf(interp, taps))
+        if blk is None:
+            return
+        check(self, ["taps"], lambda: blk.set_taps(new_taps))
+        if interp <= 16 and len(taps) <= 80:
+            e = block_table.entry(
+                "interp", "c", "c",
+                lambda t, **o: gpufilter.pfb_interpolator_ccf(interp, t, **o),
+                lambda t: filter.pfb_interpolator_ccf(interp, t))
+            self.compare(e, taps)
+
+    @SETTINGS
+    @given(numchans=INTS, taps=TAPS, twox=st.one_of(st.booleans(), WRONG),
+           channel_map=st.one_of(st.lists(st.integers(-2, 10), max_size=6), WRONG))
+    def test_pfb_synthesizer(self, numchans, taps, twox, channel_map):
+        blk = check(self, ["numchans", "taps", "twox"],
+                    lambda: gpufilter.pfb_synthesizer_ccf(numchans, taps, twox))
+        if blk is None:
+            return
+        check(self, ["channel_map", "map"], lambda: blk.set_channel_map(channel_map))
+        if numchans <= 8 and len(taps) <= 80:
+            e = block_table.entry(
+                "synth", "c", "c",
+                lambda t, **o: gpufilter.pfb_synthesizer_ccf(numchans, t, twox, **o),
+                lambda t: filter.pfb_synthesizer_ccf(numchans, t, twox), nin=numchans)
+            self.compare(e, taps)
+
+    @SETTINGS
+    @given(rate=FLOATS, taps=TAPS, filter_size=INTS, new_rate=FLOATS, phase=FLOATS)
+    def test_pfb_arb_resampler(self, rate, taps, filter_size, new_rate, phase):
+        blk = check(self, ["rate", "taps", "filter_size"],
+                    lambda: gpufilter.pfb_arb_resampler_ccf(rate, taps, filter_size))
+        if blk is None:
+            return
+        check(self, ["rate"], lambda: blk.set_rate(new_rate))
+        check(self, ["ph", "phase"], lambda: blk.set_phase(phase))
+        if 0.2 <= rate <= 5 and filter_size <= 64:
+            # gr-filter's kernel misbehaves with one or two taps per arm at low rates
+            # (it reads past its input; see docs/pfb.md): compare on 8 taps per arm.
+            arm_taps = self.rng.uniform(-1, 1, 8 * filter_size).tolist()
+            e = block_table.entry(
+                "arb", "c", "c",
+                lambda t, **o: gpufilter.pfb_arb_resampler_ccf(rate, t, filter_size,
+                                                               **o),
+                lambda t: filter.pfb_arb_resampler_ccf(rate, t, filter_size),
+                length_slack=int(2 * max(rate, filter_size)) + 8)
+            self.compare(e, arm_taps)
+
+    @SETTINGS
+    @given(gain=FLOATS, new_gain=FLOATS)
+    def test_quadrature_demod(self, gain, new_gain):
+        blk = check(self, ["gain"], lambda: gpufilter.quadrature_demod_cf(gain))
+        if blk is None:
+            return
+        check(self, ["gain"], lambda: blk.set_gain(new_gain))
+        if abs(gain) < 1e6:
+            e = block_table.entry(
+                "demod", "c", "f",
+                lambda t, **o: gpufilter.quadrature_demod_cf(gain, **o),
+                lambda t: analog.quadrature_demod_cf(gain))
+            self.compare(e, None)
+
+    @SETTINGS
+    @given(vlen=INTS)
+    def test_complex_to_real(self, vlen):
+        blk = check(self, ["vlen"], lambda: gpufilter.complex_to_real(vlen))
+        if blk is None or vlen != 1:
+            return
+        e = block_table.entry("c2r", "c", "f",
+                              lambda t, **o: gpufilter.complex_to_real(1, **o),
+                              lambda t: blocks.complex_to_real(1))
+        self.compare(e, None)
+
+    # ---- valid values only: the output must equal gr-filter's ----
+    # The tests above spend most examples on values a block must refuse; these draw
+    # only values it must take, so that every example compares outputs.
+
+    @VALID
+    @given(decimation=st.integers(1, 8), taps=FINITE_TAPS)
+    def test_valid_fir_filter(self, decimation, taps):
+        self.compare(block_table.entry(
+            "fir", "c", "c", lambda t, **o: gpufilter.fir_filter_ccf(decimation, t, **o),
+            lambda t: filter.fir_filter_ccf(decimation, t)), taps)
+
+    @VALID
+    @given(decimation=st.integers(1, 6), taps=FINITE_TAPS,
+           center_freq=st.floats(-20e3, 20e3))
+    def test_valid_freq_xlating(self, decimation, taps, center_freq):
+        self.compare(block_table.entry(
+            "xlating", "c", "c",
+            lambda t, **o: gpufilter.freq_xlating_fir_filter_ccf(
+                decimation, t, center_freq, 48e3, **o),
+            lambda t: filter.freq_xlating_fir_filter_ccf(decimation, t, center_freq,
+                                                         48e3), tolerance=3e-4), taps)
+
+    @VALID
+    @given(ntaps=st.integers(1, 300))
+    def test_valid_hilbert(self, ntaps):
+        self.compare(block_table.entry(
+            "hilbert", "f", "c", lambda t, **o: gpufilter.hilbert_fc(ntaps, **o),
+            lambda t: filter.hilbert_fc(ntaps)), None)
+
+    @VALID
+    @given(numchans=st.integers(1, 8), taps=FINITE_TAPS)
+    def test_valid_pfb_channelizer(self, numchans, taps):
+        self.compare(block_table.entry(
+            "chan", "c", "c",
+            lambda t, **o: gpufilter.pfb_channelizer_ccf(numchans, t, 1.0, **o),
+            lambda t: block_table._split_channelizer(
+                numchans, filter.pfb_channelizer_ccf(numchans, t, 1.0), numchans),
+            nout=numchans), taps)
+
+    @VALID
+    @given(decim=st.integers(1, 8), taps=FINITE_TAPS, data=st.data())
+    def test_valid_pfb_decimator(self, decim, taps, data):
+        channel = data.draw(st.integers(0, decim - 1))
+        fft_filters = data.draw(st.booleans())
+        self.compare(block_table.entry(
+            "decim", "c", "c",
+            lambda t, **o: gpufilter.pfb_decimator_ccf(decim, t, channel, True,
+                                                       fft_filters, **o),
+            lambda t: block_table._split_channelizer(
+                decim, filter.pfb_decimator_ccf(decim, t, channel, True, fft_filters),
+                1)), taps)
+
+    @VALID
+    @given(interp=st.integers(1, 16), taps=FINITE_TAPS)
+    def test_valid_pfb_interpolator(self, interp, taps):
+        self.compare(block_table.entry(
+            "interp", "c", "c",
+            lambda t, **o: gpufilter.pfb_interpolator_ccf(interp, t, **o),
+            lambda t: filter.pfb_interpolator_ccf(interp, t)), taps)
+
+    @VALID
+    @given(half=st.integers(1, 4), taps=FINITE_TAPS, twox=st.booleans(),
+           odd=st.booleans())
+    def test_valid_pfb_synthesizer(self, half, taps, twox, odd):
+        numchans = 2 * half + (1 if odd and not twox else 0)  # 2x needs an even count
+        self.compare(block_table.entry(
+            "synth", "c", "c",
+            lambda t, **o: gpufilter.pfb_synthesizer_ccf(numchans, t, twox, **o),
+            lambda t: filter.pfb_synthesizer_ccf(numchans, t, twox), nin=numchans),
+            taps)
+
+    @VALID
+    @given(rate=st.floats(0.2, 5.0), filter_size=st.integers(1, 64),
+           taps_per_arm=st.integers(3, 12))
+    def test_valid_pfb_arb_resampler(self, rate, filter_size, taps_per_arm):
+        taps = self.rng.uniform(-1, 1, taps_per_arm * filter_size).tolist()
+        self.compare(block_table.entry(
+            "arb", "c", "c",
+            lambda t, **o: gpufilter.pfb_arb_resampler_ccf(rate, t, filter_size, **o),
+            lambda t: filter.pfb_arb_resampler_ccf(rate, t, filter_size),
+            length_slack=int(2 * max(rate, filter_size)) + 8), taps)
 
     def test_nan_samples_pass_through_as_in_gr_filter(self):
         """NaN in the samples is data, not a parameter: it comes out where gr-filter's

@@ -28,7 +28,7 @@ public:
     typedef std::shared_ptr<complex_to_real> sptr;
 
     /*!
-     * \param vlen        samples per item (>= 1)
+     * \param vlen        samples per item (1 to 2^20)
      * \param device      CUDA device index, device_auto (-1) or device_cpu (-2)
      * \param batch_size  input items per GPU transfer (>= 1)
      */

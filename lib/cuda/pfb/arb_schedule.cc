@@ -104,6 +104,33 @@ struct closed_form {
 // The sequential steps, gr-filter's float operations, for an accumulator that is not
 // on the 2^-23 grid (rates above filter_size). gr-filter's fmodf(acc, 1) of acc in
 // [0, 2) is acc - 1 for acc >= 1, exactly, so no fmodf is needed.
+struct float_step {
+    std::uint64_t N, dq, dr; // arms; whole inputs per step and the rest of the stride
+    float flt;
+
+    explicit float_step(const arb_rate& r)
+        : N(r.int_rate),
+          dq(r.dec_rate / r.int_rate),
+          dr(r.dec_rate % r.int_rate),
+          flt(r.flt_rate)
+    {
+    }
+    //! One output on: accumulator a, arm j, input position p.
+    void operator()(float& a, std::uint64_t& j, std::uint64_t& p) const
+    {
+        a += flt;
+        const bool carry = a >= 1.0f;
+        if (carry)
+            a -= 1.0f;
+        j += dr + (carry ? 1 : 0);
+        p += dq;
+        if (j >= N) {
+            j -= N;
+            ++p;
+        }
+    }
+};
+
 template <bool Write>
 std::size_t run(const arb_rate& r,
                 unsigned& filter,
@@ -113,10 +140,8 @@ std::size_t run(const arb_rate& r,
                 arb_checkpoint* cp,
                 std::size_t cp_room)
 {
-    const std::uint64_t N = r.int_rate;
-    const std::uint64_t dq = r.dec_rate / N; // whole inputs per step
-    const std::uint64_t dr = r.dec_rate % N; // and the rest of the stride
-    const float flt = r.flt_rate;
+    const float_step step(r);
+    const std::uint64_t N = step.N;
     std::uint64_t j = filter;
     std::uint64_t p = skip;
     if (j >= N && p < n) { // an arm set past the last: gr-filter moves on first
@@ -133,16 +158,7 @@ std::size_t run(const arb_rate& r,
                                               static_cast<std::uint32_t>(j),
                                               a };
         }
-        a += flt;
-        const bool carry = a >= 1.0f;
-        if (carry)
-            a -= 1.0f;
-        j += dr + (carry ? 1 : 0);
-        p += dq;
-        if (j >= N) {
-            j -= N;
-            ++p;
-        }
+        step(a, j, p);
     }
     filter = static_cast<unsigned>(j);
     acc = a;
@@ -179,25 +195,13 @@ std::size_t arb_schedule::position_of(std::size_t k) const
 {
     if (exact())
         return closed_form(d_rate, d_filter, d_acc, d_skip).position(k);
-    const std::uint64_t N = d_rate.int_rate;
-    const std::uint64_t dq = d_rate.dec_rate / N;
-    const std::uint64_t dr = d_rate.dec_rate % N;
+    const float_step step(d_rate);
     std::uint64_t j = d_filter;
-    std::uint64_t p = d_skip + j / N;
-    j %= N;
+    std::uint64_t p = d_skip + j / step.N;
+    j %= step.N;
     float a = d_acc;
-    for (std::size_t i = 0; i < k; ++i) {
-        a += d_rate.flt_rate;
-        const bool carry = a >= 1.0f;
-        if (carry)
-            a -= 1.0f;
-        j += dr + (carry ? 1 : 0);
-        p += dq;
-        if (j >= N) {
-            j -= N;
-            ++p;
-        }
-    }
+    for (std::size_t i = 0; i < k; ++i)
+        step(a, j, p);
     return static_cast<std::size_t>(p);
 }
 

@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(complex_to_real.h)                                         */
-/* BINDTOOL_HEADER_FILE_HASH(02b8f935891b2031f7039c1e68a4aab6) */
+/* BINDTOOL_HEADER_FILE_HASH(8d033c4723addc1a0c8cc1f436161179) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

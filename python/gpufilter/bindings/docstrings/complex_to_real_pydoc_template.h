@@ -14,7 +14,7 @@ static const char* __doc_gr_gpufilter_complex_to_real_make =
     R"doc(Make a GPU complex-to-real block.
 
 Args:
-    vlen: samples per item (>= 1)
+    vlen: samples per item (1 to 2^20)
     device: CUDA device index, device_auto (-1: first GPU, else CPU) or device_cpu (-2)
     batch_size: input samples per GPU transfer (>= 1); latency/throughput trade-off)doc";
 

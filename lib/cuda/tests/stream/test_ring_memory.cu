@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+// The double-mapped rings behind device buffers: a window past the end of a ring is
+// the ring's start, on the host (without a GPU too) and on the device.
+#include "../gpu_test_env.h"
+#include "common/resources.h"
+#include "stream/ring_memory.h"
+#include <gtest/gtest.h>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+namespace {
+
+__global__ void write_index(std::uint32_t* out, std::uint32_t first, std::uint32_t n)
+{
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = first + i;
+}
+
+__global__ void copy_words(const std::uint32_t* in, std::uint32_t* out, std::uint32_t n)
+{
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = in[i];
+}
+
+void check_host_side(char* base, std::size_t bytes)
+{
+    auto* words = reinterpret_cast<std::uint32_t*>(base);
+    const std::size_t n = bytes / 4;
+    for (std::size_t i = 0; i < 2 * n; ++i)
+        ASSERT_EQ(words[i], 0u) << "rings start zeroed, at word " << i;
+    // Written across the end: lands at the start too.
+    for (std::uint32_t i = 0; i < 64; ++i)
+        words[n - 32 + i] = 1000 + i;
+    for (std::uint32_t i = 0; i < 32; ++i) {
+        EXPECT_EQ(words[i], 1000 + 32 + i);
+        EXPECT_EQ(words[n + i], 1000 + 32 + i);
+    }
+}
+
+TEST(ring_memory, host_side_is_mapped_twice)
+{
+    const std::size_t g = ring_memory::granularity(ring_memory::emulated);
+    ring_memory ring(ring_memory::emulated, 3 * g);
+    check_host_side(ring.host(), ring.bytes());
+}
+
+TEST(ring_memory, emulated_device_side_is_mapped_twice)
+{
+    const std::size_t g = ring_memory::granularity(ring_memory::emulated);
+    const std::size_t live = ring_memory::live_device_bytes();
+    {
+        ring_memory ring(ring_memory::emulated, 2 * g);
+        check_host_side(ring.device(), ring.bytes());
+        EXPECT_EQ(ring_memory::live_device_bytes(), live + 2 * g);
+    }
+    EXPECT_EQ(ring_memory::live_device_bytes(), live);
+}
+
+TEST(ring_memory, refuses_sizes_off_the_granularity)
+{
+    const std::size_t g = ring_memory::granularity(ring_memory::emulated);
+    EXPECT_THROW(ring_memory(ring_memory::emulated, g + 8), std::invalid_argument);
+    EXPECT_THROW(ring_memory(ring_memory::emulated, 0), std::invalid_argument);
+}
+
+TEST(ring_memory, device_side_is_mapped_twice)
+{
+    GPUFILTER_REQUIRE_DEVICE_OR_SKIP();
+    const std::size_t g = ring_memory::granularity(0);
+    EXPECT_EQ(g % 4096, 0u);
+    const std::size_t live = ring_memory::live_device_bytes();
+    {
+        ring_memory ring(0, 2 * g);
+        const std::size_t n = ring.bytes() / 4;
+        auto* dev = reinterpret_cast<std::uint32_t*>(ring.device());
+        EXPECT_EQ(ring_memory::live_device_bytes(), live + 2 * g);
+
+        // Starts zeroed, both copies.
+        std::vector<std::uint32_t> back(2 * n, 1);
+        GPUFILTER_CHECK(cudaMemcpy(back.data(), dev, 8 * n, cudaMemcpyDeviceToHost));
+        for (std::size_t i = 0; i < 2 * n; ++i)
+            ASSERT_EQ(back[i], 0u) << "word " << i;
+
+        // A kernel writes 4096 words across the end of the ring.
+        const std::uint32_t span = 4096;
+        write_index<<<span / 256, 256>>>(dev + n - span / 2, 7, span);
+        GPUFILTER_CHECK_LAUNCH();
+        GPUFILTER_CHECK(cudaDeviceSynchronize());
+        GPUFILTER_CHECK(cudaMemcpy(back.data(), dev, 4 * n, cudaMemcpyDeviceToHost));
+        for (std::uint32_t i = 0; i < span / 2; ++i) {
+            ASSERT_EQ(back[n - span / 2 + i], 7 + i);
+            ASSERT_EQ(back[i], 7 + span / 2 + i) << "the wrapped half lands at the start";
+        }
+
+        // A kernel reads across the end through the second mapping.
+        device_buffer<std::uint32_t> out(span);
+        copy_words<<<span / 256, 256>>>(dev + n - span / 2, out.get(), span);
+        GPUFILTER_CHECK_LAUNCH();
+        std::vector<std::uint32_t> got(span);
+        GPUFILTER_CHECK(
+            cudaMemcpy(got.data(), out.get(), 4 * span, cudaMemcpyDeviceToHost));
+        for (std::uint32_t i = 0; i < span; ++i)
+            ASSERT_EQ(got[i], 7 + i);
+
+        // A DMA between the second copies of a page-locked host ring and the
+        // device ring: both windows run past the end of their rings.
+        ring_memory host_ring(0, 2 * g);
+        auto* host = reinterpret_cast<std::uint32_t*>(host_ring.host());
+        GPUFILTER_CHECK(cudaHostRegister(host, 2 * host_ring.bytes(), 0));
+        std::iota(host + n - span / 2, host + n + span / 2, 100u);
+        GPUFILTER_CHECK(cudaMemcpy(
+            dev + n - span / 2, host + n - span / 2, 4 * span, cudaMemcpyHostToDevice));
+        GPUFILTER_CHECK(cudaHostUnregister(host));
+        GPUFILTER_CHECK(cudaMemcpy(back.data(), dev, 4 * n, cudaMemcpyDeviceToHost));
+        for (std::uint32_t i = 0; i < span / 2; ++i) {
+            ASSERT_EQ(back[n - span / 2 + i], 100 + i);
+            ASSERT_EQ(back[i], 100 + span / 2 + i);
+        }
+    }
+    EXPECT_EQ(ring_memory::live_device_bytes(), live);
+}
+
+} // namespace
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr
