@@ -11,6 +11,10 @@
 #         fm     the FM receiver on both chains, with host buffers and with
 #                --device-buffers, then its benchmark: CPU chain, GPU chain with host
 #                and with device buffers, blocks.copy reference (minutes)
+#         band   the whole-band FM receiver (apps/gpufilter_fm_band_rx) on the built-in
+#                20 MS/s band: GPU with host buffers, GPU with device buffers, and
+#                --cpu, each for the seconds given after "band" (default 10); logs,
+#                tables and the spectrum plot in the out folder, WAVs in /tmp
 #         devbuf apps/bench_device_buffers.py (args after "devbuf" go to it, e.g.
 #                --quick) into bench_device_buffers.csv
 #         bench  bench_fir (args after "bench" go to it), then apps/bench_cupy.py and
@@ -57,7 +61,7 @@ done
 what=${1:-all}
 [[ $# -gt 0 ]] && shift
 case $what in
-tests | demo | all | fm | devbuf | bench | sanitize | nlms | soak) ;;
+tests | demo | all | fm | band | devbuf | bench | sanitize | nlms | soak) ;;
 *) echo "gpu_host_check: unknown mode '$what'" >&2; usage ;;
 esac
 # Paths given relative to where this was started, before moving to the checkout.
@@ -156,6 +160,23 @@ if [[ $what == fm ]]; then
     [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
     # Without matplotlib here, plot elsewhere from the CSV:
     #   apps/gpufilter_fm_rx --plot-from fm_bench_classic.csv --plot fm_receiver_classic.png
+fi
+
+if [[ $what == band ]]; then
+    seconds=${1:-10}
+    for variant in gpu devbuf cpu; do
+        flags=()
+        [[ $variant == devbuf ]] && flags=(--device-buffers)
+        [[ $variant == cpu ]] && flags=(--cpu)
+        [[ $variant == gpu ]] && flags=(--plot "$out/band.png")
+        echo "== whole-band FM receiver, $variant, $seconds s"
+        wavs=$(mktemp -d "${TMPDIR:-/tmp}/band_$variant.XXXXXX")
+        "$python" apps/gpufilter_fm_band_rx --seconds "$seconds" --progress 2 \
+            --out "$wavs" "${flags[@]}" 2>&1 | tee "$out/band_rx_$variant.log"
+        [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+        echo "WAVs: $(find "$wavs" -name 'station_*.wav' | wc -l) in $wavs" |
+            tee -a "$out/band_rx_$variant.log"
+    done
 fi
 
 if [[ $what == devbuf ]]; then

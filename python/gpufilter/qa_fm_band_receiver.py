@@ -15,12 +15,13 @@ import tempfile
 import wave
 
 import numpy as np
-from gnuradio import blocks, gr, gr_unittest
+from gnuradio import blocks, gpufilter, gr, gr_unittest
 from gnuradio.gpufilter import fm_band_receiver as br
 from gnuradio.gpufilter import fm_wide_band as wb
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gpu_test_support import GPU_REQUIRED  # noqa: E402
+import gpufilter_test_hooks as hooks  # noqa: E402
+from gpu_test_support import GPU_REQUIRED, gpu_count  # noqa: E402
 from qa_fm_receiver import MIN_CORRELATION, aligned_correlation  # noqa: E402
 
 APP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
@@ -86,22 +87,46 @@ class qa_fm_band_receiver(gr_unittest.TestCase):
         self.assertEqual([s.offset for s in found],
                          [STATIONS[k].offset for k in RECEIVED if k != 4])
 
+    def receive(self, p, chans, backend):
+        tb = gr.top_block()
+        rx = br.band_receiver(p, chans, backend)
+        sinks = [blocks.vector_sink_f() for _ in chans]
+        tb.connect(blocks.vector_source_c(self.band, False), rx)
+        for i, s in enumerate(sinks):
+            tb.connect((rx, i), s)
+        tb.run()
+        if backend == "gpu" and GPU_REQUIRED:
+            self.assertTrue(rx.on_gpu())
+        return [np.array(s.data()) for s in sinks]
+
     def test_003_backends(self):
         p = br.band_plan(RATE)
         chans = [int(round(STATIONS[i].offset / p.spacing)) % p.nchan for i in RECEIVED]
-        for backend in ("fallback", "cpu"):
+        backends = ("gpu", "fallback", "cpu") if gpu_count() else ("fallback", "cpu")
+        for backend in backends:
             with self.subTest(backend=backend):
-                tb = gr.top_block()
-                rx = br.band_receiver(p, chans, backend)
-                sinks = [blocks.vector_sink_f() for _ in chans]
-                tb.connect(blocks.vector_source_c(self.band, False), rx)
-                for i, s in enumerate(sinks):
-                    tb.connect((rx, i), s)
-                tb.run()
-                for s, k in zip(sinks, RECEIVED):
-                    y = np.array(s.data())
+                for y, k in zip(self.receive(p, chans, backend), RECEIVED):
                     self.assertGreater(len(y), 0.95 * 48000)
                     self.check_station(y, k, backend)
+
+    def test_003_device_buffers(self):
+        """Channelizer and demodulator bank hand the channels over in device memory
+        (emulated in host memory without a GPU): the same audio as with host
+        buffers."""
+        p = br.band_plan(RATE)
+        chans = [int(round(STATIONS[i].offset / p.spacing)) % p.nchan for i in RECEIVED]
+        backend = "gpu" if gpu_count() else "fallback"
+        hooks.emulate_device_buffers(not gpu_count())
+        try:
+            gpufilter.set_device_buffers(True)
+            on = self.receive(p, chans, backend)
+        finally:
+            gpufilter.set_device_buffers(False)
+            hooks.emulate_device_buffers(False)
+        off = self.receive(p, chans, backend)
+        for a, b in zip(on, off):
+            self.assertEqual(len(a), len(b))
+            np.testing.assert_allclose(a, b, rtol=0, atol=1e-5)
 
     def run_app(self, *args):
         return subprocess.run([sys.executable, APP, *args], capture_output=True,
