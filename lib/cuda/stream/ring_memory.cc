@@ -166,7 +166,9 @@ public:
             CUmemAccessDesc access{};
             access.location = prop.location;
             access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-            cu.check(cu.set_access(d_base, 2 * bytes, &access, 1), "cuMemSetAccess");
+            for (int half = 0; half < 2; ++half) // per mapping, as the driver asks
+                cu.check(cu.set_access(d_base + half * bytes, bytes, &access, 1),
+                         "cuMemSetAccess");
             GPUFILTER_CHECK(cudaMemset(get(), 0, bytes));
         } catch (...) {
             release();
