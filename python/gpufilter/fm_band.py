@@ -149,6 +149,19 @@ def noise_amplitude(sample_rate, snr_db):
     return float(np.sqrt(10 ** (-snr_db / 10) * sample_rate / CHANNEL_BW))
 
 
+
+def loop_source(samples):
+    """A blocks.file_source that plays the complex64 `samples` as a loop. Handing
+    millions of samples to vector_source through pybind11 takes seconds, writing a
+    file milliseconds; the file is unlinked at once, the source keeps it open."""
+    fd, path = tempfile.mkstemp(prefix="gpufilter_band_", suffix=".cf32")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.asarray(samples, np.complex64).tofile(f)
+        return blocks.file_source(gr.sizeof_gr_complex, path, True)
+    finally:
+        os.unlink(path)
+
 class fm_band_source(gr.hier_block2):
     """Complex baseband of `stations` FM stations (Hz offsets) at `sample_rate`,
     with noise at `snr_db` (per station, in 200 kHz; None: no noise). Never ends:
@@ -161,16 +174,7 @@ class fm_band_source(gr.hier_block2):
         band, self.references, self.period = band_references(
             sample_rate, stations, pilot, seed, wav, period)
         self.sample_rate, self.stations = sample_rate, list(stations)
-        # A repeating file source plays the loop: handing millions of samples to
-        # vector_source through pybind11 takes seconds, writing a file milliseconds.
-        # The file is unlinked at once; the source keeps it open.
-        fd, path = tempfile.mkstemp(prefix="gpufilter_fm_band_", suffix=".cf32")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                band.tofile(f)
-            self.src = blocks.file_source(gr.sizeof_gr_complex, path, True)
-        finally:
-            os.unlink(path)
+        self.src = loop_source(band)
         sigma = noise_amplitude(sample_rate, snr_db)
         if sigma == 0:
             self.connect(self.src, self)

@@ -19,11 +19,10 @@ tuned to one station does not correlate with any other station's audio.
 
 import collections
 import os
-import tempfile
 
 import numpy as np
 import scipy.fft
-from gnuradio import blocks, gr
+from gnuradio import gr
 
 from . import fm_band
 
@@ -137,11 +136,5 @@ class wide_band_source(gr.hier_block2):
         band, self.references, self.period = band_loop(rate, stations, period, seed)
         self.rate, self.stations = rate, list(stations)
         self.head_samples = band[:min(len(band), int(rate * 0.2))].copy()
-        fd, path = tempfile.mkstemp(prefix="gpufilter_fm_wide_band_", suffix=".cf32")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                band.tofile(f)
-            self.src = blocks.file_source(gr.sizeof_gr_complex, path, True)
-        finally:
-            os.unlink(path)
+        self.src = fm_band.loop_source(band)
         self.connect(self.src, self)

@@ -6,8 +6,8 @@ nothing changes on the CPU fallback.
 
 Without a GPU the blocks run on the CPU fallback, where device buffers are never used;
 these tests then turn on the test suite's emulation (device buffers in host memory),
-so the scheduler's side (which side each end reads, transfers, realignment, counters,
-GNU Radio 3.10's replaced outputs) runs here too."""
+so the scheduler's side (which side each end reads, transfers, windows across a
+ring's end, counters, GNU Radio 3.10's replaced outputs) runs here too."""
 
 import gc
 import threading
