@@ -325,7 +325,7 @@ class qa_device_buffers(gr_unittest.TestCase):
         self.assertEqual(len(got), len(x))
 
     def test_windows_across_the_ring_end(self):
-        """Small rings (a page when emulated, 2 MiB on a GPU) wrapped many times: a
+        """Small rings (a page when emulated, 2 MiB on a GPU) wrapped again and again: a
         GPU output in device memory read by two GPU filters with different histories,
         their outputs read on the host. Every window that runs past the end of a ring
         reads the ring's start through the second mapping."""
