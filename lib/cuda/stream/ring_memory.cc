@@ -169,7 +169,11 @@ public:
             for (int half = 0; half < 2; ++half) // per mapping, as the driver asks
                 cu.check(cu.set_access(d_base + half * bytes, bytes, &access, 1),
                          "cuMemSetAccess");
-            GPUFILTER_CHECK(cudaMemset(get(), 0, bytes));
+            // Zeroed before any block's stream can touch it (blocks use their own
+            // non-blocking streams, which do not wait for the default stream).
+            stream zeroing;
+            GPUFILTER_CHECK(cudaMemsetAsync(get(), 0, bytes, zeroing.get()));
+            zeroing.synchronize();
         } catch (...) {
             release();
             throw;
