@@ -3,8 +3,8 @@
 #define INCLUDED_GPUFILTER_CUDA_BATCHED_FFT_H
 
 // Unscaled batched N-point inverse FFTs of any number of contiguous rows, with one
-// cuFFT plan per power-of-two batch and one shared work area: the synthesis engines'
-// transform (the same scheme as polyphase_bank's).
+// cuFFT plan per power-of-two batch and one shared work area: the transform of the
+// channelizer and decimator (polyphase_bank) and of the synthesis engines.
 
 #include "../common/resources.h"
 #include "../common/sample_types.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "../common/cuda_check.h"
+#include "branch_taps.h"
 #include "pfb_interpolator_engine.h"
 #include "pfb_interpolator_kernels.cuh"
 #include <algorithm>
@@ -61,18 +62,8 @@ void pfb_interpolator_engine::set_taps(const std::vector<float>& taps, cudaStrea
 {
     if (taps.empty())
         throw std::invalid_argument("taps: must not be empty");
-    const std::size_t L = d_interp;
-    const std::size_t T = (taps.size() + L - 1) / L;
     GPUFILTER_CHECK(cudaStreamSynchronize(s)); // queued calls may read what goes
-    std::vector<float> padded(L * T, 0.0f);
-    std::copy(taps.begin(), taps.end(), padded.begin());
-    if (d_branch.size() < padded.size())
-        d_branch = device_buffer<float>(padded.size());
-    GPUFILTER_CHECK(cudaMemcpyAsync(d_branch.get(),
-                                    padded.data(),
-                                    padded.size() * sizeof(float),
-                                    cudaMemcpyHostToDevice,
-                                    s));
+    const std::size_t T = upload_branch_taps(taps, d_interp, d_branch, s);
     const std::size_t old_len = d_history_len;
     const std::size_t new_len = T - 1;
     const std::size_t capacity = std::max<std::size_t>(new_len, 1);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "../common/cuda_check.h"
+#include "branch_taps.h"
 #include "pfb_synthesizer_engine.h"
 #include "pfb_synthesizer_kernels.cuh"
 #include "pfb_tuning.h"
@@ -104,18 +105,8 @@ void pfb_synthesizer_engine::set_taps(const std::vector<float>& taps, cudaStream
 {
     if (taps.empty())
         throw std::invalid_argument("taps: must not be empty");
-    const std::size_t M = d_numchans;
-    const std::size_t T = (taps.size() + M - 1) / M;
     GPUFILTER_CHECK(cudaStreamSynchronize(s)); // queued calls may read what goes
-    std::vector<float> padded(M * T, 0.0f);
-    std::copy(taps.begin(), taps.end(), padded.begin());
-    if (d_branch.size() < padded.size())
-        d_branch = device_buffer<float>(padded.size());
-    GPUFILTER_CHECK(cudaMemcpyAsync(d_branch.get(),
-                                    padded.data(),
-                                    padded.size() * sizeof(float),
-                                    cudaMemcpyHostToDevice,
-                                    s));
+    const std::size_t T = upload_branch_taps(taps, d_numchans, d_branch, s);
     const std::size_t rows = (T - 1 + d_chunk_rows) * d_fft_size;
     for (auto& r : d_rows)
         if (r.size() < rows)

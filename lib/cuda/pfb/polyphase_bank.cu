@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "branch_taps.h"
 #include "pfb_types.h"
 #include "polyphase_bank.h"
 #include "polyphase_kernels.cuh"
@@ -46,8 +47,6 @@ void launch_keep(pfb_kernels::source<S> src,
     GPUFILTER_CHECK_LAUNCH();
 }
 
-cufftComplex* as_cufft(complex* p) { return reinterpret_cast<cufftComplex*>(p); }
-
 } // namespace
 
 bool pfb_fused_rule(int N, int R, int T)
@@ -91,7 +90,7 @@ polyphase_bank<In>::polyphase_bank(unsigned numchans,
         chunk *= 2;
     d_steps_per_chunk = chunk;
     d_rows = device_buffer<complex>(chunk * d_n);
-    make_plans();
+    d_fft.emplace(d_n, chunk);
 
     d_path = path;
     if (path != pfb_path::two_pass && pfb_fused_supported(d_n)) {
@@ -117,57 +116,14 @@ polyphase_bank<In>::polyphase_bank(unsigned numchans,
 }
 
 template <class In>
-void polyphase_bank<In>::make_plans()
-{
-    if (d_n == 1)
-        return; // a 1-point FFT is the identity
-    std::size_t work_bytes = 0;
-    for (std::size_t batch = 1; batch <= d_steps_per_chunk; batch *= 2) {
-        fft_plan p = fft_plan::create();
-        GPUFILTER_CHECK(cufftSetAutoAllocation(p.get(), 0)); // one shared work area
-        int n = d_n;
-        std::size_t bytes = 0;
-        GPUFILTER_CHECK(cufftMakePlanMany(p.get(),
-                                          1,
-                                          &n,
-                                          nullptr,
-                                          1,
-                                          d_n,
-                                          nullptr,
-                                          1,
-                                          d_n,
-                                          CUFFT_C2C,
-                                          static_cast<int>(batch),
-                                          &bytes));
-        work_bytes = std::max(work_bytes, bytes);
-        d_plans.push_back(std::move(p));
-    }
-    if (work_bytes) {
-        d_fft_work = device_buffer<char>(work_bytes);
-        for (const auto& p : d_plans)
-            GPUFILTER_CHECK(cufftSetWorkArea(p.get(), d_fft_work.get()));
-    }
-}
-
-template <class In>
 void polyphase_bank<In>::set_taps(const std::vector<float>& taps, cudaStream_t stream)
 {
     if (taps.empty())
         throw std::invalid_argument("taps: must not be empty");
     const std::size_t N = d_n;
-    const std::size_t T = (taps.size() + N - 1) / N;
     // Queued work may still read the taps and the history about to be replaced.
     GPUFILTER_CHECK(cudaStreamSynchronize(stream));
-
-    std::vector<float> padded(N * T, 0.0f); // h[f + k*N] is branch f's tap k
-    std::copy(taps.begin(), taps.end(), padded.begin());
-    if (d_branch.size() < padded.size())
-        d_branch = device_buffer<float>(padded.size());
-    GPUFILTER_CHECK(cudaMemcpyAsync(d_branch.get(),
-                                    padded.data(),
-                                    padded.size() * sizeof(float),
-                                    cudaMemcpyHostToDevice,
-                                    stream));
+    const std::size_t T = upload_branch_taps(taps, N, d_branch, stream);
 
     // The newest N*T - 1 samples of the old history; zeros before them.
     const std::size_t old_len = d_history_len;
@@ -335,32 +291,7 @@ void polyphase_bank<In>::inverse_fft(const complex* src,
                                      std::size_t count,
                                      cudaStream_t stream)
 {
-    if (count == 0)
-        return;
-    if (count > d_steps_per_chunk)
-        throw std::logic_error("polyphase_bank::inverse_fft: too many rows");
-    if (d_n == 1) {
-        if (src != dst)
-            GPUFILTER_CHECK(cudaMemcpyAsync(
-                dst, src, count * sizeof(complex), cudaMemcpyDeviceToDevice, stream));
-        return;
-    }
-    // count as a sum of powers of two: one exact batched transform per bit, so no
-    // row past `count` is ever written (dst may be the caller's output).
-    std::size_t done = 0;
-    for (std::size_t m = d_plans.size(); m-- > 0;) {
-        const std::size_t batch = std::size_t(1) << m;
-        if (!(count & batch))
-            continue;
-        const cufftHandle p = d_plans[m].get();
-        GPUFILTER_CHECK(cufftSetStream(p, stream));
-        // cuFFT takes a non-const input; an out-of-place C2C transform leaves it be.
-        GPUFILTER_CHECK(cufftExecC2C(p,
-                                     as_cufft(const_cast<complex*>(src) + done * d_n),
-                                     as_cufft(dst + done * d_n),
-                                     CUFFT_INVERSE));
-        done += batch;
-    }
+    d_fft->inverse(src, dst, count, stream);
 }
 
 template <class In>

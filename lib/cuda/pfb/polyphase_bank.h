@@ -8,10 +8,12 @@
 
 #include "../common/resources.h"
 #include "../common/sample_types.h"
+#include "batched_fft.h"
 #include "pfb_tuning.h"
 #include <cuda_runtime.h>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace gr {
@@ -117,7 +119,6 @@ public:
     std::size_t history_len() const { return d_history_len; }
 
 private:
-    void make_plans();
     //! Launch origin of step `first` of this call: v_first in [history | input], and
     //! base so that v + base is the stream's sample index modulo N.
     void origin(std::size_t first, long long& v_first, int& base) const;
@@ -135,9 +136,8 @@ private:
     int d_current = 0;
 
     std::size_t d_steps_per_chunk = 0;
-    device_buffer<complex> d_rows;  // d_steps_per_chunk * N
-    std::vector<fft_plan> d_plans;  // d_plans[m]: batch 2^m; empty when N == 1
-    device_buffer<char> d_fft_work; // shared by all plans
+    device_buffer<complex> d_rows;    // d_steps_per_chunk * N
+    std::optional<batched_fft> d_fft; // N points, up to d_steps_per_chunk rows
 
     pfb_path d_path = pfb_path::two_pass;
     bool d_fused = false;
