@@ -20,28 +20,9 @@ namespace py = pybind11;
 // pydoc.h is automatically generated in the build directory
 #include <fm_demod_bank_vcf_pydoc.h>
 
-namespace {
-//! A count as Python gives it, so that a negative one is a ValueError naming it.
-unsigned int checked_count(int value, const char* name)
-{
-    if (value < 1)
-        throw std::invalid_argument(std::string(name) + ": must be >= 1, got " +
-                                    std::to_string(value));
-    return static_cast<unsigned int>(value);
-}
+#include "checked_args.h"
 
-std::vector<unsigned int> checked_indices(const std::vector<int>& channels)
-{
-    std::vector<unsigned int> out;
-    for (int c : channels) {
-        if (c < 0)
-            throw std::out_of_range("channels: " + std::to_string(c) +
-                                    " is out of range (negative)");
-        out.push_back(static_cast<unsigned int>(c));
-    }
-    return out;
-}
-} // namespace
+using namespace gr::gpufilter::bindings;
 
 void bind_fm_demod_bank_vcf(py::module& m)
 {
@@ -64,9 +45,9 @@ void bind_fm_demod_bank_vcf(py::module& m)
                          double tau,
                          int device,
                          int batch_size) {
-                 return fm_demod_bank_vcf::make(checked_count(nchan, "nchan"),
-                                                checked_indices(channels),
-                                                checked_count(decimation, "decimation"),
+                 return fm_demod_bank_vcf::make(checked_count("nchan", nchan),
+                                                checked_indices("channels", channels),
+                                                checked_count("decimation", decimation),
                                                 taps,
                                                 channel_rate,
                                                 deviation,

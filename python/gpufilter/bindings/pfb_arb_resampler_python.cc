@@ -21,16 +21,11 @@ namespace py = pybind11;
 // pydoc.h is automatically generated in the build directory
 #include <pfb_arb_resampler_pydoc.h>
 
-namespace {
-//! A Python int, so that 0 and negative values are ValueErrors naming the parameter.
-unsigned int checked_filter_size(int value)
-{
-    if (value < 1)
-        throw std::invalid_argument("filter_size: must be >= 1, got " +
-                                    std::to_string(value));
-    return static_cast<unsigned int>(value);
-}
+#include "checked_args.h"
 
+using namespace gr::gpufilter::bindings;
+
+namespace {
 template <class IO_T>
 void bind_pfb_arb_resampler_template(py::module& m, const char* classname)
 {
@@ -46,8 +41,11 @@ void bind_pfb_arb_resampler_template(py::module& m, const char* classname)
                          int filter_size,
                          int device,
                          int batch_size) {
-                 return block::make(
-                     rate, taps, checked_filter_size(filter_size), device, batch_size);
+                 return block::make(rate,
+                                    taps,
+                                    checked_count("filter_size", filter_size),
+                                    device,
+                                    batch_size);
              }),
              py::arg("rate"),
              py::arg("taps"),

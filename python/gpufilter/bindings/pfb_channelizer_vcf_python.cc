@@ -21,16 +21,9 @@ namespace py = pybind11;
 // pydoc.h is automatically generated in the build directory
 #include <pfb_channelizer_vcf_pydoc.h>
 
-namespace {
-//! numchans as Python gives it, so that a negative count is a ValueError naming it.
-unsigned int checked_numchans(int numchans)
-{
-    if (numchans < 1)
-        throw std::invalid_argument("numchans: must be >= 1, got " +
-                                    std::to_string(numchans));
-    return static_cast<unsigned int>(numchans);
-}
-} // namespace
+#include "checked_args.h"
+
+using namespace gr::gpufilter::bindings;
 
 void bind_pfb_channelizer_vcf(py::module& m)
 {
@@ -50,7 +43,7 @@ void bind_pfb_channelizer_vcf(py::module& m)
                          const std::string& input_format,
                          int device,
                          int batch_size) {
-                 return pfb_channelizer_vcf::make(checked_numchans(numchans),
+                 return pfb_channelizer_vcf::make(checked_count("numchans", numchans),
                                                   taps,
                                                   oversample_rate,
                                                   input_format,

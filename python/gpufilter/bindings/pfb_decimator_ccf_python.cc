@@ -21,16 +21,9 @@ namespace py = pybind11;
 // pydoc.h is automatically generated in the build directory
 #include <pfb_decimator_ccf_pydoc.h>
 
-namespace {
-//! Python ints, so that negative values are ValueErrors naming the parameter.
-unsigned int checked_unsigned(const char* name, int value)
-{
-    if (value < 0)
-        throw std::invalid_argument(std::string(name) + ": must be >= 0, got " +
-                                    std::to_string(value));
-    return static_cast<unsigned int>(value);
-}
-} // namespace
+#include "checked_args.h"
+
+using namespace gr::gpufilter::bindings;
 
 void bind_pfb_decimator_ccf(py::module& m)
 {
@@ -51,9 +44,9 @@ void bind_pfb_decimator_ccf(py::module& m)
                          bool use_fft_filters,
                          int device,
                          int batch_size) {
-                 return pfb_decimator_ccf::make(checked_unsigned("decim", decim),
+                 return pfb_decimator_ccf::make(checked_count("decim", decim),
                                                 taps,
-                                                checked_unsigned("channel", channel),
+                                                checked_index("channel", channel),
                                                 use_fft_rotator,
                                                 use_fft_filters,
                                                 device,
@@ -75,7 +68,7 @@ void bind_pfb_decimator_ccf(py::module& m)
         .def(
             "set_channel",
             [](pfb_decimator_ccf& self, int channel) {
-                self.set_channel(checked_unsigned("channel", channel));
+                self.set_channel(checked_index("channel", channel));
             },
             py::arg("channel"),
             D(pfb_decimator_ccf, set_channel))

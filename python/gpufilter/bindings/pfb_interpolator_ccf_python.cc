@@ -21,16 +21,9 @@ namespace py = pybind11;
 // pydoc.h is automatically generated in the build directory
 #include <pfb_interpolator_ccf_pydoc.h>
 
-namespace {
-//! Python ints, so that negative values are ValueErrors naming the parameter.
-unsigned int checked_unsigned(const char* name, int value)
-{
-    if (value < 0)
-        throw std::invalid_argument(std::string(name) + ": must be >= 0, got " +
-                                    std::to_string(value));
-    return static_cast<unsigned int>(value);
-}
-} // namespace
+#include "checked_args.h"
+
+using namespace gr::gpufilter::bindings;
 
 void bind_pfb_interpolator_ccf(py::module& m)
 {
@@ -49,7 +42,7 @@ void bind_pfb_interpolator_ccf(py::module& m)
                          int device,
                          int batch_size) {
                  return pfb_interpolator_ccf::make(
-                     checked_unsigned("interp", interp), taps, device, batch_size);
+                     checked_count("interp", interp), taps, device, batch_size);
              }),
              py::arg("interp"),
              py::arg("taps"),

@@ -21,16 +21,9 @@ namespace py = pybind11;
 // pydoc.h is automatically generated in the build directory
 #include <pfb_synthesizer_ccf_pydoc.h>
 
-namespace {
-//! Python ints, so that negative values are ValueErrors naming the parameter.
-unsigned int checked_unsigned(const char* name, int value)
-{
-    if (value < 0)
-        throw std::invalid_argument(std::string(name) + ": must be >= 0, got " +
-                                    std::to_string(value));
-    return static_cast<unsigned int>(value);
-}
-} // namespace
+#include "checked_args.h"
+
+using namespace gr::gpufilter::bindings;
 
 void bind_pfb_synthesizer_ccf(py::module& m)
 {
@@ -49,11 +42,8 @@ void bind_pfb_synthesizer_ccf(py::module& m)
                          bool twox,
                          int device,
                          int batch_size) {
-                 return pfb_synthesizer_ccf::make(checked_unsigned("numchans", numchans),
-                                                  taps,
-                                                  twox,
-                                                  device,
-                                                  batch_size);
+                 return pfb_synthesizer_ccf::make(
+                     checked_count("numchans", numchans), taps, twox, device, batch_size);
              }),
              py::arg("numchans"),
              py::arg("taps"),
