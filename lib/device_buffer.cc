@@ -17,6 +17,10 @@ namespace {
 
 std::atomic<bool> s_emulation{ false };
 
+// The largest device ring made for a buffer whose item size does not divide the
+// device's granularity (four times the host ring is always allowed).
+constexpr std::size_t max_device_ring_bytes = std::size_t(256) << 20;
+
 std::shared_ptr<transfer_account> account_of(const gr::block_sptr& b)
 {
     const auto client = dynamic_cast<const device_buffer_client*>(b.get());
@@ -87,13 +91,28 @@ device_buffer::~device_buffer() = default;
 bool device_buffer::allocate_buffer(int nitems)
 {
     // Whole rings of both homes: a multiple of the ring's granularity and of the item.
-    const std::size_t granule = cuda::ring_memory::granularity(d_account->device);
-    const std::size_t ring = std::lcm(granule, d_sizeof_item);
     const std::size_t wanted = std::max<std::size_t>(nitems, 1) * d_sizeof_item;
-    const std::size_t bytes = (wanted + ring - 1) / ring * ring;
+    const auto ring_bytes = [&](std::size_t granule) {
+        const std::size_t ring = std::lcm(granule, d_sizeof_item);
+        return (wanted + ring - 1) / ring * ring;
+    };
+    std::size_t bytes = ring_bytes(cuda::ring_memory::granularity(d_account->device));
+    // An item size with a large odd factor makes the device's 2 MiB granules a ring of
+    // hundreds of MB (4004-byte items: 2 GiB): such a buffer stays in host memory, in
+    // pages, as GNU Radio's own buffer would.
+    const std::size_t host_bytes =
+        ring_bytes(cuda::ring_memory::granularity(cuda::ring_memory::host_only));
+    if (bytes > std::max(4 * host_bytes, max_device_ring_bytes)) {
+        d_logger->debug("{}-byte items would need a {} MiB device ring: host memory",
+                        d_sizeof_item,
+                        bytes >> 20);
+        d_host_only = true;
+        bytes = host_bytes;
+    }
     if (bytes / d_sizeof_item > static_cast<std::size_t>(std::numeric_limits<int>::max()))
         throw std::bad_alloc();
-    d_memory = std::make_unique<cuda::ring_memory>(d_account->device, bytes);
+    d_memory = std::make_unique<cuda::ring_memory>(
+        d_host_only ? cuda::ring_memory::host_only : d_account->device, bytes);
     d_bufsize = static_cast<unsigned>(bytes / d_sizeof_item);
     d_base = d_memory->host();
     return true;
@@ -124,28 +143,90 @@ gr::io_signature::sptr device_buffer::with_type(const gr::io_signature::sptr& si
                                    gr::gr_vector_buffer_type(sizes.size(), type));
 }
 
-char* device_buffer::home()
+std::string device_buffer::writer_name() const
 {
-    std::lock_guard<std::mutex> lock(d_home_lock);
-    if (d_home && d_home_for == d_readers)
-        return d_home;
-    // Readers change only while the flowgraph is stopped (start, lock/unlock); a
-    // buffer decides once per set of readers. Device memory when every reader is a
-    // GPU block with device buffers on the writer's device.
-    bool device = !d_readers.empty() && d_account->device_buffers;
+    const auto writer = d_link.lock();
+    return writer ? writer->alias() : std::string("a GPU block");
+}
+
+device_buffer::reader_ids device_buffer::current_readers() const
+{
+    reader_ids ids;
+    for (const auto* r : d_readers) {
+        const auto reader = alive(r);
+        ids.emplace_back(r, reader ? reader->unique_id() : -1);
+    }
+    return ids;
+}
+
+bool device_buffer::readers_want_device() const
+{
+    // Device memory when every reader is a GPU block with device buffers on the
+    // writer's device.
+    if (d_host_only || !d_account->device_buffers || d_readers.empty())
+        return false;
     for (const auto* r : d_readers) {
         const auto reader = alive(r);
         const auto account = reader ? account_of(reader) : nullptr;
         if (!account || !account->device_buffers || account->device != d_account->device)
+            return false;
+    }
+    return true;
+}
+
+char* device_buffer::home()
+{
+    std::lock_guard<std::mutex> lock(d_home_lock);
+    // GNU Radio may ask for the write pointer before any reader is connected (buffer
+    // alignment in a running flowgraph's reconfiguration): the host side, and nothing
+    // decided yet.
+    if (d_readers.empty())
+        return d_home ? d_home : d_memory->host();
+    auto readers = current_readers();
+    if (d_home && d_home_for == readers)
+        return d_home;
+    // Readers change only while the flowgraph is stopped (start, lock/unlock); a
+    // buffer decides once per set of readers.
+    bool device = readers_want_device();
+    if (device) {
+        try {
+            d_memory->device();
+        } catch (const std::exception& e) {
+            // A ring that cannot be made (no device memory left, a driver without
+            // virtual memory management) must not stop the flowgraph: GNU Radio
+            // 3.10.5 would leave its threads waiting for ever.
+            d_logger->warn("no device memory for the output buffer of {} ({}); its "
+                           "items go through host memory instead (same output, slower)",
+                           writer_name(),
+                           e.what());
+            d_host_only = true;
             device = false;
+        }
     }
     if (d_home && device != d_on_device)
-        d_logger->warn("readers changed between device and host while samples may be "
-                       "in the buffer; they are not carried over");
+        carry_items_over(device);
     d_on_device = device;
     d_home = device ? d_memory->device() : d_memory->host();
-    d_home_for = d_readers;
+    d_home_for = std::move(readers);
     return d_home;
+}
+
+void device_buffer::carry_items_over(bool to_device)
+{
+    // The scheduler keeps the items of a buffer whose readers changed (lock/unlock):
+    // they move with the home.
+    try {
+        if (to_device)
+            d_memory->copy_to_device();
+        else
+            d_memory->copy_to_host();
+    } catch (const std::exception& e) {
+        d_logger->error("items in the output buffer of {} could not be moved to the {} "
+                        "({}); they are lost",
+                        writer_name(),
+                        to_device ? "device" : "host",
+                        e.what());
+    }
 }
 
 bool device_buffer::on_device()

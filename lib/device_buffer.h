@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -54,6 +55,10 @@ public:
  * copying them while the scheduler runs, with history, several readers and several
  * threads; that is slow, and with several readers it lost or corrupted items in
  * our tests. A double mapping never moves an item.
+ *
+ * It stays in host memory whatever its readers when its device ring would be far
+ * larger than the buffer (an item size with a large odd factor) or cannot be made
+ * (docs/architecture.md, "How the scheduler sees the buffers").
  */
 class device_buffer : public gr::buffer
 {
@@ -106,13 +111,27 @@ private:
 
     //! The items' memory for the readers attached now.
     char* home();
+    //! Whether the readers attached now want the items in device memory.
+    bool readers_want_device() const;
+    //! Moves the ring's items to the other home (readers changed while stopped).
+    void carry_items_over(bool to_device);
+
+    //! Each reader with its block's unique_id (-1 when gone): a reader freed and
+    //! another made at its address must not look like the same set of readers.
+    using reader_ids = std::vector<std::pair<const gr::buffer_reader*, long>>;
+    reader_ids current_readers() const;
+    //! The alias of the block that writes this buffer, for messages.
+    std::string writer_name() const;
 
     std::shared_ptr<transfer_account> d_account;
     std::unique_ptr<cuda::ring_memory> d_memory;
     std::mutex d_home_lock;
-    std::vector<gr::buffer_reader*> d_home_for; // the readers d_home was decided for
+    reader_ids d_home_for; // the readers d_home was decided for
     char* d_home = nullptr;
     bool d_on_device = false;
+    // Host memory whatever the readers: the device ring would be far larger than the
+    // buffer (an item size with a large odd factor), or it could not be made.
+    bool d_host_only = false;
 };
 
 } // namespace gpufilter

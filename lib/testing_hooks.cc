@@ -69,6 +69,16 @@ void emulate_device_buffers(bool on) { device_buffer::set_emulation_for_tests(on
 
 std::size_t device_buffer_bytes() { return cuda::ring_memory::live_device_bytes(); }
 
+void fail_device_buffer_memory(bool on)
+{
+    cuda::ring_memory::fail_device_side_for_tests(on);
+}
+
+void emulated_ring_granularity(std::size_t bytes)
+{
+    cuda::ring_memory::set_emulated_granularity_for_tests(bytes);
+}
+
 } // namespace testing
 } // namespace gpufilter
 } // namespace gr

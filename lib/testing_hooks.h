@@ -44,6 +44,14 @@ GPUFILTER_API void emulate_device_buffers(bool on);
 //! Bytes of device memory that device buffers hold now (emulated ones included).
 GPUFILTER_API std::size_t device_buffer_bytes();
 
+//! While on, the device memory of device buffers cannot be made (emulated included),
+//! as when none is left.
+GPUFILTER_API void fail_device_buffer_memory(bool on);
+
+//! The granularity of emulated device buffers' rings in bytes (0: a host page); a
+//! GPU's is 2 MiB.
+GPUFILTER_API void emulated_ring_granularity(std::size_t bytes);
+
 } // namespace testing
 } // namespace gpufilter
 } // namespace gr

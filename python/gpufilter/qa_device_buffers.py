@@ -362,6 +362,70 @@ class qa_device_buffers(gr_unittest.TestCase):
         for g in gs:
             self.assertGreaterEqual(g.largest_batch(), batch)
 
+    # ---- device memory short or awkward ----
+
+    def chain_of_three(self, tb):
+        gs = [self.fir(k) for k in range(3)]
+        s = blocks.vector_sink_c()
+        tb.connect(blocks.vector_source_c(self.x.tolist()), *gs, s)
+        self.before = hooks.device_buffer_bytes()
+        return [s], gs
+
+    def test_no_device_memory_for_the_buffers(self):
+        """Device rings that cannot be made (as with no device memory left): the chain
+        runs through host memory instead, with the same output, and does not hang."""
+        def check(on, gs):
+            self.assertLessEqual(hooks.device_buffer_bytes() - self.before, 0)
+        hooks.fail_device_buffer_memory(True)
+        try:
+            got, = self.both(self.chain_of_three, check)
+        finally:
+            hooks.fail_device_buffer_memory(False)
+        self.assertLess(relative_error(got, self.reference(self.x, self.taps)), 1e-5)
+
+    def test_rings_in_gpu_sized_granules(self):
+        """Emulated rings in 2 MiB granules, as on a GPU (rings far larger than GNU
+        Radio asked for): the same output."""
+        if not self.emulated:
+            self.skipTest("a GPU's own rings are tested by the other tests")
+        hooks.emulated_ring_granularity(2 * MB)
+        try:
+            got, = self.both(self.chain_of_three)
+        finally:
+            hooks.emulated_ring_granularity(0)
+        self.assertLess(relative_error(got, self.reference(self.x, self.taps)), 1e-5)
+
+    def test_item_size_with_a_large_odd_factor(self):
+        """A 1001-channel channelizer's vectors are 8008 bytes: in 2 MiB granules a
+        ring would take 2 GiB, so that buffer stays in host memory (pages, as GNU
+        Radio's own), and the channelizer -> FM demodulator bank chain gives the same
+        output."""
+        nchan, channels = 1001, [0, 7, 500, 1000]
+        x = random_samples(self.rng, nchan * 40, True)
+        taps = random_samples(self.rng, 2 * nchan, False).tolist()
+        audio = random_samples(self.rng, 5, False).tolist()
+
+        def build(tb):
+            chan = gpufilter.pfb_channelizer_vcf(nchan, taps, 1.0, "complex",
+                                                 batch_size=nchan * 8)
+            bank = gpufilter.fm_demod_bank_vcf(nchan, channels, 1, audio, 1e5,
+                                               batch_size=8)
+            s = blocks.vector_sink_f(len(channels))
+            tb.connect(blocks.vector_source_c(x.tolist()), chan, bank, s)
+            self.before = hooks.device_buffer_bytes()
+            return [s], [chan, bank]
+
+        def check(on, gs):
+            self.assertLess(hooks.device_buffer_bytes() - self.before, 64 * MB)
+        if self.emulated:
+            hooks.emulated_ring_granularity(2 * MB)
+        try:
+            got, = self.both(build, check)
+        finally:
+            hooks.emulated_ring_granularity(0)
+        self.assertEqual(len(got), 40 * len(channels))
+        self.assertTrue(np.all(np.isfinite(got)))
+
     # ---- transfers ----
 
     def test_pcie_counters(self):

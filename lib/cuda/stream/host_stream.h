@@ -75,7 +75,8 @@ public:
     //! reason is in registration_note()). Shared with other host_streams that
     //! register the same range: it stays locked until the last of them unregisters.
     bool register_host_memory(const void* base, std::size_t bytes);
-    //! Releases what register_host_memory() locked. Call before that memory goes.
+    //! Waits for the queued work, then releases what register_host_memory() locked.
+    //! Call before that memory (or a device buffer the work uses) goes.
     void unregister_host_memory();
     const std::string& registration_note() const;
 

@@ -21,6 +21,27 @@ namespace cuda {
 namespace {
 
 std::atomic<std::size_t> s_live_bytes{ 0 };
+std::atomic<bool> s_fail_device_side{ false };
+std::atomic<std::size_t> s_emulated_granule{ 0 };
+
+//! Makes `device` current for the calls in its scope and then restores the caller's
+//! device: rings are made from the user's thread (GNU Radio allocates buffers there),
+//! whose CUDA code must not find another device current afterwards.
+class device_scope
+{
+public:
+    explicit device_scope(int device)
+    {
+        GPUFILTER_CHECK(cudaGetDevice(&d_previous));
+        use_device(device);
+    }
+    ~device_scope() { cudaSetDevice(d_previous); }
+    device_scope(const device_scope&) = delete;
+    device_scope& operator=(const device_scope&) = delete;
+
+private:
+    int d_previous = 0;
+};
 
 //! Shared memory mapped twice, back to back (what GNU Radio's vmcircbuf does).
 class host_ring
@@ -150,7 +171,7 @@ class device_ring
 public:
     device_ring(int device, std::size_t bytes) : d_bytes(bytes)
     {
-        use_device(device);
+        const device_scope on(device);
         GPUFILTER_CHECK(cudaFree(nullptr)); // the device's context, for the driver calls
         const driver_api& cu = driver_api::get();
         const CUmemAllocationProp prop = device_memory(device);
@@ -215,9 +236,11 @@ private:
 std::size_t ring_memory::granularity(int device)
 {
     const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-    if (device == emulated)
+    if (device == host_only)
         return page;
-    use_device(device);
+    if (device == emulated) // a multiple of the page: whole pages are mapped twice
+        return (std::max(s_emulated_granule.load(), page) + page - 1) / page * page;
+    const device_scope on(device);
     GPUFILTER_CHECK(cudaFree(nullptr));
     const driver_api& cu = driver_api::get();
     const CUmemAllocationProp prop = device_memory(device);
@@ -261,6 +284,11 @@ char* ring_memory::device()
     impl& m = *d_impl;
     if (m.device_side)
         return m.device_side;
+    if (m.device == host_only)
+        throw std::logic_error("device buffer: a host-only ring has no device side");
+    if (s_fail_device_side)
+        throw std::runtime_error("device buffer: " + std::to_string(m.bytes) +
+                                 " bytes of device memory could not be made (test hook)");
     if (m.device == emulated) {
         m.emulated_device = std::make_unique<host_ring>(m.bytes);
         m.device_side = m.emulated_device->get();
@@ -273,6 +301,38 @@ char* ring_memory::device()
 }
 
 std::size_t ring_memory::bytes() const { return d_impl->bytes; }
+
+void ring_memory::copy_to_device()
+{
+    char* dst = device();
+    if (d_impl->device == emulated) {
+        std::memcpy(dst, host(), bytes());
+        return;
+    }
+    const device_scope on(d_impl->device);
+    GPUFILTER_CHECK(cudaMemcpy(dst, host(), bytes(), cudaMemcpyHostToDevice));
+    // From pageable memory cudaMemcpy may return before the DMA has landed, and the
+    // blocks' non-blocking streams do not wait for it.
+    GPUFILTER_CHECK(cudaDeviceSynchronize());
+}
+
+void ring_memory::copy_to_host()
+{
+    const char* src = device();
+    if (d_impl->device == emulated) {
+        std::memcpy(host(), src, bytes());
+        return;
+    }
+    const device_scope on(d_impl->device);
+    GPUFILTER_CHECK(cudaMemcpy(host(), src, bytes(), cudaMemcpyDeviceToHost));
+}
+
+void ring_memory::fail_device_side_for_tests(bool on) { s_fail_device_side = on; }
+
+void ring_memory::set_emulated_granularity_for_tests(std::size_t bytes)
+{
+    s_emulated_granule = bytes;
+}
 
 std::size_t ring_memory::live_device_bytes() { return s_live_bytes; }
 

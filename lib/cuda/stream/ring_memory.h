@@ -25,16 +25,22 @@ namespace cuda {
  * a stream). The host side is page-locked by the GPU blocks that use it.
  *
  * device emulated (-1): the device side is host memory too, so the scheduler's side
- * of device buffers can be tested without a GPU.
+ * of device buffers can be tested without a GPU. device host_only (-2): no device
+ * side at all.
  */
 class ring_memory
 {
 public:
     static constexpr int emulated = -1;
+    static constexpr int host_only = -2;
 
     //! The size a ring's bytes must be a multiple of on `device`: the page size of
-    //! both homes (2 MiB on current GPUs, a host page when emulated).
+    //! both homes (2 MiB on current GPUs; a host page when emulated, unless a test
+    //! sets another; a host page for host_only).
     static std::size_t granularity(int device);
+    //! Test hook: the granularity of emulated rings (0: a host page), e.g. a GPU's
+    //! 2 MiB, so that tests without a GPU see rings as large as a GPU's.
+    static void set_emulated_granularity_for_tests(std::size_t bytes);
 
     //! `bytes`: a multiple of granularity(device).
     ring_memory(int device, std::size_t bytes);
@@ -45,8 +51,20 @@ public:
     //! The host side: 2 * bytes() addresses, the second half mirroring the first.
     char* host() const;
     //! The device side, likewise, made (zeroed) on the first call. Not thread-safe.
+    //! Throws when the device memory cannot be made (none left, or a driver without
+    //! virtual memory management); the host side stays usable.
     char* device();
     std::size_t bytes() const;
+
+    //! Copies the ring's bytes from one home to the other (the device side is made
+    //! first if need be), and waits for the copy: items that were written on one side
+    //! are read on the other. Nothing may use the ring meanwhile.
+    void copy_to_device();
+    void copy_to_host();
+
+    //! Test hook: while on, the device side of every ring fails to be made (as with
+    //! no device memory left), emulated rings included.
+    static void fail_device_side_for_tests(bool on);
 
     //! Bytes of device-side rings alive now (emulated ones included), for leak checks.
     static std::size_t live_device_bytes();

@@ -41,4 +41,12 @@ PYBIND11_MODULE(gpufilter_test_hooks, m)
     m.def("device_buffer_bytes",
           &gr::gpufilter::testing::device_buffer_bytes,
           "Bytes of device memory that device buffers hold now (emulated included).");
+    m.def("fail_device_buffer_memory",
+          &gr::gpufilter::testing::fail_device_buffer_memory,
+          pybind11::arg("on"),
+          "While on, device buffers' device memory cannot be made (emulated included).");
+    m.def("emulated_ring_granularity",
+          &gr::gpufilter::testing::emulated_ring_granularity,
+          pybind11::arg("bytes"),
+          "Granularity of emulated device buffers' rings (0: a host page).");
 }

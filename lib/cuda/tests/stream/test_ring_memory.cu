@@ -5,8 +5,11 @@
 #include "common/resources.h"
 #include "stream/ring_memory.h"
 #include <gtest/gtest.h>
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
+#include <stdexcept>
 #include <vector>
 
 namespace gr {
@@ -67,6 +70,90 @@ TEST(ring_memory, refuses_sizes_off_the_granularity)
     const std::size_t g = ring_memory::granularity(ring_memory::emulated);
     EXPECT_THROW(ring_memory(ring_memory::emulated, g + 8), std::invalid_argument);
     EXPECT_THROW(ring_memory(ring_memory::emulated, 0), std::invalid_argument);
+}
+
+TEST(ring_memory, host_only_ring_has_no_device_side)
+{
+    const std::size_t g = ring_memory::granularity(ring_memory::host_only);
+    EXPECT_EQ(g % 4096, 0u);
+    ring_memory ring(ring_memory::host_only, g);
+    check_host_side(ring.host(), ring.bytes());
+    EXPECT_THROW(ring.device(), std::logic_error);
+}
+
+TEST(ring_memory, emulated_granularity_follows_the_test_hook)
+{
+    const std::size_t page = ring_memory::granularity(ring_memory::host_only);
+    ring_memory::set_emulated_granularity_for_tests(std::size_t(2) << 20);
+    EXPECT_EQ(ring_memory::granularity(ring_memory::emulated), std::size_t(2) << 20);
+    ring_memory::set_emulated_granularity_for_tests(page + 1); // whole pages
+    EXPECT_EQ(ring_memory::granularity(ring_memory::emulated), 2 * page);
+    ring_memory::set_emulated_granularity_for_tests(0);
+    EXPECT_EQ(ring_memory::granularity(ring_memory::emulated), page);
+    EXPECT_EQ(ring_memory::granularity(ring_memory::host_only), page);
+}
+
+TEST(ring_memory, device_side_that_cannot_be_made_throws)
+{
+    ring_memory ring(ring_memory::emulated,
+                     ring_memory::granularity(ring_memory::emulated));
+    ring_memory::fail_device_side_for_tests(true);
+    EXPECT_THROW(ring.device(), std::runtime_error);
+    ring_memory::fail_device_side_for_tests(false);
+    check_host_side(ring.host(), ring.bytes()); // the host side is still whole
+    EXPECT_NE(ring.device(), nullptr);
+}
+
+//! Fills the host side, moves it to the device side and back, changed on the way.
+void check_items_move_between_homes(int device)
+{
+    const std::size_t g = ring_memory::granularity(device);
+    ring_memory ring(device, g);
+    const std::size_t n = ring.bytes() / 4;
+    auto* host = reinterpret_cast<std::uint32_t*>(ring.host());
+    std::iota(host, host + n, 5u);
+    ring.copy_to_device();
+    std::vector<std::uint32_t> dev(n);
+    if (device == ring_memory::emulated) // host memory standing in, no CUDA call
+        std::memcpy(dev.data(), ring.device(), ring.bytes());
+    else
+        GPUFILTER_CHECK(
+            cudaMemcpy(dev.data(), ring.device(), ring.bytes(), cudaMemcpyDeviceToHost));
+    for (std::size_t i = 0; i < n; ++i)
+        ASSERT_EQ(dev[i], 5 + i) << "word " << i << " on the device side";
+    std::fill(host, host + n, 0u);
+    ring.copy_to_host();
+    for (std::size_t i = 0; i < n; ++i)
+        ASSERT_EQ(host[i], 5 + i) << "word " << i << " back on the host side";
+}
+
+TEST(ring_memory, emulated_items_move_between_homes)
+{
+    check_items_move_between_homes(ring_memory::emulated);
+}
+
+TEST(ring_memory, items_move_between_homes)
+{
+    GPUFILTER_REQUIRE_DEVICE_OR_SKIP();
+    check_items_move_between_homes(0);
+}
+
+TEST(ring_memory, leaves_the_callers_device_current)
+{
+    GPUFILTER_REQUIRE_DEVICE_OR_SKIP();
+    int count = 0;
+    GPUFILTER_CHECK(cudaGetDeviceCount(&count));
+    const int other = count - 1; // device 0 itself where there is one
+    GPUFILTER_CHECK(cudaSetDevice(other));
+    {
+        ring_memory ring(0, ring_memory::granularity(0));
+        ring.device();
+        ring.copy_to_device();
+        int current = -1;
+        GPUFILTER_CHECK(cudaGetDevice(&current));
+        EXPECT_EQ(current, other);
+    }
+    GPUFILTER_CHECK(cudaSetDevice(0));
 }
 
 TEST(ring_memory, device_side_is_mapped_twice)
