@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "batch_gate.h"
+#include "device_buffer.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
 #include <algorithm>
@@ -43,7 +44,8 @@ int batch_gate::min_input_items() const
         const auto reader = detail->input(p);
         if (reader->done()) // an upstream block finished: flush whatever is left
             return 0;
-        room = std::min(room, reader->max_possible_items_available() / 2);
+        // Half of what the writer may hold (a device buffer's ring can be larger).
+        room = std::min(room, (device_buffer::capacity(reader->buffer()) - 1) / 2);
     }
     // Up to the next whole batch of the input stream, not a whole batch more: a call
     // cut short (by the room in its output buffer) is completed by the

@@ -114,6 +114,7 @@ bool device_buffer::allocate_buffer(int nitems)
     d_memory = std::make_unique<cuda::ring_memory>(
         d_host_only ? cuda::ring_memory::host_only : d_account->device, bytes);
     d_bufsize = static_cast<unsigned>(bytes / d_sizeof_item);
+    d_capacity = static_cast<unsigned>(host_bytes / d_sizeof_item);
     d_base = d_memory->host();
     return true;
 }
@@ -260,12 +261,21 @@ const void* device_buffer::_read_pointer(unsigned int read_index)
     return home() + std::size_t(read_index) * d_sizeof_item;
 }
 
+int device_buffer::capacity(const gr::buffer_sptr& buf)
+{
+    const auto d = std::dynamic_pointer_cast<device_buffer>(buf);
+    if (!d)
+        return buf ? static_cast<int>(buf->bufsize()) : 0;
+    return static_cast<int>(std::min(d->d_capacity, d->d_bufsize));
+}
+
 int device_buffer::space_available()
 {
     // GNU Radio's double-mapped rule: one item short of full, so that equal read and
-    // write indices always mean empty.
+    // write indices always mean empty; held to the capacity GNU Radio asked for.
+    const int held = static_cast<int>(std::min(d_capacity, d_bufsize));
     if (d_readers.empty())
-        return static_cast<int>(d_bufsize) - 1;
+        return held - 1;
     int most_data = d_readers[0]->items_available();
     uint64_t min_items_read = d_readers[0]->nitems_read();
     for (const auto* r : d_readers) {
@@ -276,7 +286,7 @@ int device_buffer::space_available()
         prune_tags(d_last_min_items_read);
         d_last_min_items_read = min_items_read;
     }
-    return static_cast<int>(d_bufsize) - most_data - 1;
+    return std::max(0, held - most_data - 1);
 }
 
 void device_buffer::post_work(int /*nitems*/)

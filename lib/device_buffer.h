@@ -82,6 +82,11 @@ public:
     //! {nullptr, 0}.
     static std::pair<const void*, std::size_t> host_side(const gr::buffer_sptr& buf);
 
+    //! The items a writer may hold in `buf` (GNU Radio's own buffer of the size it
+    //! asked for would hold as many); fewer than bufsize() for a device_buffer whose
+    //! ring was rounded up to the device's granularity.
+    static int capacity(const gr::buffer_sptr& buf);
+
     //! The same signature, with this buffer type on every port.
     static gr::io_signature::sptr with_type(const gr::io_signature::sptr& sig);
 
@@ -132,6 +137,10 @@ private:
     // Host memory whatever the readers: the device ring would be far larger than the
     // buffer (an item size with a large odd factor), or it could not be made.
     bool d_host_only = false;
+    // What GNU Radio's double-mapped buffer for the same request holds (whole pages):
+    // the writer is held to it, so a ring rounded up to 2 MiB granules adds no
+    // latency, and set_max_output_buffer() still bounds it.
+    unsigned d_capacity = 0;
 };
 
 } // namespace gpufilter

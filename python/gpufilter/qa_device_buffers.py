@@ -426,6 +426,33 @@ class qa_device_buffers(gr_unittest.TestCase):
         self.assertEqual(len(got), 40 * len(channels))
         self.assertTrue(np.all(np.isfinite(got)))
 
+    def test_max_output_buffer_bounds_a_gpu_output(self):
+        """set_max_output_buffer() bounds what a GPU block's output holds, as with
+        GNU Radio's own buffers, even where the ring is rounded up to 2 MiB granules:
+        a slow host reader never sees more than that waiting (latency a live radio
+        would feel)."""
+        class slow_sink(gr.sync_block):
+            def __init__(self):
+                gr.sync_block.__init__(self, "slow_sink", [np.complex64], None)
+                self.most, self.got = 0, []
+
+            def work(self, input_items, output_items):
+                self.most = max(self.most, len(input_items[0]))
+                self.got.append(np.array(input_items[0]))
+                time.sleep(0.001)
+                return len(input_items[0])
+
+        gpufilter.set_device_buffers(True)
+        tb = gr.top_block()
+        g = self.fir(0, batch=512)
+        g.set_max_output_buffer(0, 4096)
+        sink = slow_sink()
+        tb.connect(blocks.vector_source_c(self.x.tolist()), g, sink)
+        run_with_timeout(self, tb)
+        got = np.concatenate(sink.got)
+        self.assertLessEqual(sink.most, 4096)
+        self.assertLess(relative_error(got, self.reference(self.x, self.taps[:1])), 1e-5)
+
     # ---- transfers ----
 
     def test_pcie_counters(self):
@@ -495,6 +522,22 @@ class qa_device_buffers(gr_unittest.TestCase):
         self.assertEqual(live1, live0)
         self.assertLess(abs(free1 - free0), 1 * MB)
 
+
+
+class qa_device_buffers_in_gpu_granules(qa_device_buffers):
+    """Every test again with emulated rings in a GPU's 2 MiB granules, far larger than
+    the buffers GNU Radio asks for (on a GPU the rings are those already): writers are
+    held to GNU Radio's size, and every flowgraph still gives the same output."""
+
+    def setUp(self):
+        if not self.emulated:
+            self.skipTest("on a GPU the rings are in its granules already")
+        super().setUp()
+        hooks.emulated_ring_granularity(2 * MB)
+
+    def tearDown(self):
+        hooks.emulated_ring_granularity(0)
+        super().tearDown()
 
 def run_with_timeout(testcase, tb, seconds=60):
     """tb.run(), but a hang fails the test instead of blocking the suite."""
