@@ -93,6 +93,7 @@ fm_demod_bank_engine::fm_demod_bank_engine(unsigned nchan,
     GPUFILTER_CHECK(cudaMemset(d_rows[0].get(), 0, d_rows[0].bytes()));
     GPUFILTER_CHECK(cudaMemset(d_rows[1].get(), 0, d_rows[1].bytes()));
     GPUFILTER_CHECK(cudaMemset(d_state.get(), 0, d_state.bytes()));
+    wait_for_default_stream(); // process() runs on a stream that does not wait for it
 }
 
 std::size_t fm_demod_bank_engine::output_count(std::size_t n) const
