@@ -86,6 +86,9 @@ std::vector<float> run_bank(fm_demod_bank_engine& e,
     std::vector<float> y(cap, nan_f);
     GPUFILTER_CHECK(
         cudaMemcpy(d_out.get(), y.data(), d_out.bytes(), cudaMemcpyHostToDevice));
+    // A pageable cudaMemcpy may return before its DMA lands; the calls run on a
+    // non-blocking stream.
+    GPUFILTER_CHECK(cudaDeviceSynchronize());
     std::size_t consumed = 0, produced = 0;
     for (std::size_t call = 0; consumed < items; ++call) {
         const std::size_t n = std::min(calls[call % calls.size()], items - consumed);
