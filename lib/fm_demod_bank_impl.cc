@@ -49,7 +49,9 @@ double checked_positive(double x, const char* name)
 //! (conjugate product, gr::fast_atan2f), the FIR at the decimated instants
 //! (gr-filter's window: x[j*D - k], zeros before the start) and gr-analog's
 //! de-emphasis IIR (double state). State carries across calls; fixed buffers, no
-//! allocation in work().
+//! allocation in work(). A restart zeroes the previous samples, the FIR history and
+//! the phase and keeps the de-emphasis state, as GNU Radio's restart does to that
+//! chain (fresh zeroed buffers; iir_filter_ffd keeps its own state).
 class fm_demod_bank_cpu_kernel final : public cpu_kernel
 {
 public:
@@ -116,6 +118,13 @@ public:
             d_phase = (d_phase + n) % d_decim;
         }
         return produced;
+    }
+
+    void restart() override
+    {
+        std::fill(d_prev.begin(), d_prev.end(), gr_complex(0, 0));
+        std::fill(d_rows.begin(), d_rows.end(), 0.0f);
+        d_phase = 0;
     }
 
 private:

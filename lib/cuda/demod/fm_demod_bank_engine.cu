@@ -96,6 +96,16 @@ fm_demod_bank_engine::fm_demod_bank_engine(unsigned nchan,
     wait_for_default_stream(); // process() runs on a stream that does not wait for it
 }
 
+void fm_demod_bank_engine::set_history(const void* const* /*host*/, cudaStream_t s)
+{
+    const std::size_t C = d_channels.size();
+    GPUFILTER_CHECK(
+        cudaMemsetAsync(d_prev.get() + d_current * C, 0, C * sizeof(complex), s));
+    GPUFILTER_CHECK(
+        cudaMemsetAsync(d_rows[d_current].get(), 0, d_rows[d_current].bytes(), s));
+    d_phase = 0;
+}
+
 std::size_t fm_demod_bank_engine::output_count(std::size_t n) const
 {
     const std::size_t first = (d_decim - d_phase) % d_decim;
