@@ -6,6 +6,7 @@
 #include "../gpu_test_env.h"
 #include "../reference.h"
 #include "common/resources.h"
+#include "demod/demod_stream.h"
 #include "demod/fm_demod_bank_engine.h"
 #include <gtest/gtest.h>
 #include <algorithm>
@@ -264,6 +265,34 @@ TEST_F(fm_bank_test, restart_zeroes_demod_and_fir_and_keeps_the_deemphasis)
             }
         }
     }
+}
+
+TEST_F(fm_bank_test, host_stream_sizes_the_engine_for_its_sub_chunks)
+{
+    // The stream builds the engine for sub_chunk_for(max_chunk) items (a quarter of
+    // 200000 here), and one call of 200000 items still goes through, in sub-chunks
+    // (the engine would throw on a larger call).
+    const unsigned nchan = 4, decim = 3;
+    const std::vector<unsigned> chans{ 2, 0 };
+    const std::vector<float> taps(48, 1.0f / 48);
+    const auto d = deemphasis::for_rate(400e3 / decim, 75e-6);
+    const std::size_t items = 200000;
+    const auto x = random_vectors(rng, items * nchan);
+    cuda::fm_demod_bank_stream st(0, nchan, chans, decim, taps, 1.0f, d, items);
+    std::vector<float> y((items / decim + 2) * chans.size(), nan_f);
+    const void* in = x.data();
+    void* out = y.data();
+    const std::size_t outputs = (items + decim - 1) / decim;
+    ASSERT_EQ(st.process(&in, items, &out), outputs);
+    for (std::size_t i = outputs * chans.size(); i < y.size(); ++i)
+        EXPECT_TRUE(std::isnan(y[i])) << "written past the outputs at " << i;
+    for (std::size_t c = 0; c < chans.size(); ++c)
+        EXPECT_LT(column_error(y,
+                               chans.size(),
+                               c,
+                               reference_chain(x, nchan, chans[c], decim, taps, 1.0, d)),
+                  1e-4)
+            << "column " << c;
 }
 
 TEST_F(fm_bank_test, too_many_items_in_one_call_throw)
