@@ -176,7 +176,18 @@ class qa_fm_demod_bank(gr_unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "tau"):
             make(4, [0], 1, taps, 400e3, 75e3, -1.0)
         with self.assertRaisesRegex(ValueError, "batch_size"):
-            make(4, [0], 1, taps, 400e3, 75e3, 75e-6, gpufilter.device_cpu, 0)
+            make(4, [0], 1, taps, 400e3, 75e3, 75e-6, gpufilter.device_cpu, -1)
+
+    def test_006_batch_size_counts_vectors(self):
+        taps = [1.0]
+        make = gpufilter.fm_demod_bank_vcf
+        # The default (0): the vectors of default_batch_size samples.
+        for nchan in (1, 100, 4096, 1 << 20):
+            blk = make(nchan, [0], 1, taps, 400e3, device=gpufilter.device_cpu)
+            self.assertEqual(blk.batch_size(),
+                             max(1, gpufilter.default_batch_size // nchan))
+        blk = make(100, [0], 1, taps, 400e3, 75e3, 75e-6, gpufilter.device_cpu, 777)
+        self.assertEqual(blk.batch_size(), 777)
 
 
 if __name__ == "__main__":
