@@ -209,6 +209,58 @@ TEST_F(fm_bank_test, matches_float64_reference_in_uneven_calls)
     }
 }
 
+TEST_F(fm_bank_test, thousands_of_channels_in_calls_larger_than_the_grid)
+{
+    // A whole band: 4096 channels, 300 selected (ten of them twice), 8192 items per
+    // call. At decimation 1 the demodulator's and the FIR's grid-stride loops go
+    // round more than once (8192 * 300 elements, grids of at most 8192 * 256
+    // threads); the last call ends mid-decimation.
+    const unsigned nchan = 4096;
+    std::vector<unsigned> chans;
+    for (unsigned i = 0; i < 290; ++i)
+        chans.push_back((i * 1361u + 7u) % nchan); // distinct: 1361 is odd
+    for (unsigned i = 0; i < 10; ++i)
+        chans.push_back(chans[i * 29]);
+    // Only the selected channels carry a signal; the others stay zero (a wrong
+    // channel index then reads zeros), which keeps the 72 M-sample input quick to make.
+    const std::size_t items = 2 * 8192 + 1237;
+    std::vector<complex> x(items * nchan, complex(0, 0));
+    std::normal_distribution<float> w(0.0f, 0.3f);
+    for (std::size_t t = 0; t < items; ++t)
+        for (unsigned k : chans)
+            x[t * nchan + k] =
+                std::polar(1.0f, 0.001f * float((t + k) % 997)) + complex(w(rng), w(rng));
+    std::vector<float> taps(64);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    for (auto& t : taps)
+        t = u(rng) / 64.0f;
+    const double gain = 400e3 / (2 * M_PI * 75e3);
+    for (unsigned decim : { 1u, 5u }) {
+        for (double tau : { 0.0, 75e-6 }) {
+            const auto d = deemphasis::for_rate(400e3 / decim, tau);
+            fm_demod_bank_engine e(nchan, chans, decim, taps, float(gain), d, 8192);
+            const auto y = run_bank(e, x, { 8192 });
+            ASSERT_EQ(y.size(), ((items + decim - 1) / decim) * chans.size());
+            double worst = 0;
+            std::size_t worst_column = 0;
+            for (std::size_t c = 0; c < chans.size(); ++c) {
+                const double err = column_error(
+                    y,
+                    chans.size(),
+                    c,
+                    reference_chain(x, nchan, chans[c], decim, taps, gain, d));
+                if (!(err <= worst)) { // NaN (an unwritten output) counts as worst
+                    worst = err;
+                    worst_column = c;
+                }
+            }
+            EXPECT_LT(worst, 1e-4)
+                << "decim " << decim << " tau " << tau << " column " << worst_column
+                << " (channel " << chans[worst_column] << ")";
+        }
+    }
+}
+
 TEST_F(fm_bank_test, one_call_equals_many_calls)
 {
     const unsigned nchan = 16;
