@@ -100,6 +100,8 @@ void block_core::start()
     // A (re)started flowgraph has fresh, zero-filled buffers: take the history from
     // GNU Radio's window again, as gr-filter does by reading it.
     d_history_stale = true;
+    if (d_cpu)
+        d_cpu->restart();
     find_resident_ports();
     if (d_gpu && get_host_transfer() == host_transfer::dma_in_place)
         register_buffers();

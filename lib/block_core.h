@@ -27,7 +27,8 @@ namespace gpufilter {
  * knows which: the block's work() hands it GNU Radio's windows and gets outputs.
  * Around that it owns the batching (batch_gate), the page-locking of every port's
  * buffer for in-place DMA, the rule that the GPU takes its history from GNU Radio's
- * window after a (re)start or a history change, and the error path: a CUDA failure
+ * window after a (re)start or a history change (the CPU kernel is told of a
+ * (re)start: cpu_kernel::restart), and the error path: a CUDA failure
  * is logged with CUDA's message (and written to stderr when the logger would drop
  * it) and ends the stream instead of killing the block's thread (which would hang
  * the flowgraph). A GPU that cannot hold the block's buffers fails make() with an

@@ -19,6 +19,9 @@ public:
     //! out[q]: room for the outputs. Returns the outputs written per output port.
     virtual std::size_t
     process(const void* const* windows, std::size_t nnew, void* const* out) = 0;
+    //! The flowgraph (re)starts, with fresh zeroed buffers: a kernel that keeps state
+    //! of its own where gr's blocks keep it in those buffers resets it here.
+    virtual void restart() {}
 };
 
 } // namespace gpufilter

@@ -36,6 +36,19 @@ const std::vector<unsigned>& checked_channels(const std::vector<unsigned>& chann
     return channels;
 }
 
+//! batch_size in vectors; 0: the vectors of default_batch_size samples.
+int batch_vectors(int batch_size, unsigned nchan)
+{
+    if (batch_size == 0)
+        return static_cast<int>(std::max<unsigned>(
+            1u, static_cast<unsigned>(default_batch_size) / std::max(nchan, 1u)));
+    if (batch_size < 0)
+        throw std::invalid_argument("batch_size: must be >= 1 (or 0: the vectors of " +
+                                    std::to_string(default_batch_size) +
+                                    " samples), got " + std::to_string(batch_size));
+    return batch_size;
+}
+
 double checked_positive(double x, const char* name)
 {
     if (!(x > 0.0) || !std::isfinite(x))
@@ -49,7 +62,9 @@ double checked_positive(double x, const char* name)
 //! (conjugate product, gr::fast_atan2f), the FIR at the decimated instants
 //! (gr-filter's window: x[j*D - k], zeros before the start) and gr-analog's
 //! de-emphasis IIR (double state). State carries across calls; fixed buffers, no
-//! allocation in work().
+//! allocation in work(). A restart zeroes the previous samples, the FIR history and
+//! the phase and keeps the de-emphasis state, as GNU Radio's restart does to that
+//! chain (fresh zeroed buffers; iir_filter_ffd keeps its own state).
 class fm_demod_bank_cpu_kernel final : public cpu_kernel
 {
 public:
@@ -116,6 +131,13 @@ public:
             d_phase = (d_phase + n) % d_decim;
         }
         return produced;
+    }
+
+    void restart() override
+    {
+        std::fill(d_prev.begin(), d_prev.end(), gr_complex(0, 0));
+        std::fill(d_rows.begin(), d_rows.end(), 0.0f);
+        d_phase = 0;
     }
 
 private:
@@ -202,7 +224,7 @@ fm_demod_bank_vcf_impl::fm_demod_bank_vcf_impl(unsigned nchan,
       gpu_block<fm_demod_bank_vcf>(
           device,
           { 1, decimation },
-          checked_batch_size(batch_size),
+          batch_vectors(batch_size, nchan),
           make_backends(nchan, channels, decimation, taps, channel_rate, deviation, tau)),
       d_nchan(nchan),
       d_decim(decimation),

@@ -65,6 +65,40 @@ def bank(x, chans, decim, taps, rate, deviation, tau, device):
     return np.array(sink.data()).reshape(-1, len(chans)), blk
 
 
+def run_restart(x1, x2, chans, decim, taps, rate, deviation, tau, device):
+    """x1, then x2 after a stop/wait/start/wait, through the block and through
+    GNU Radio's blocks per channel in the same flowgraph: (block's vectors, list of
+    gr's float arrays)."""
+    nchan = x1.shape[1]
+    tb = gr.top_block()
+    src = blocks.vector_source_c(x1.ravel().tolist(), False, nchan)
+    blk = gpufilter.fm_demod_bank_vcf(nchan, chans, decim, taps, rate, deviation, tau,
+                                      device, 4099)
+    got = blocks.vector_sink_f(len(chans))
+    tb.connect(src, blk, got)
+    split = blocks.vector_to_streams(gr.sizeof_gr_complex, nchan)
+    tb.connect(src, split)
+    for k in range(nchan):
+        if k not in chans:
+            tb.connect((split, k), blocks.null_sink(gr.sizeof_gr_complex))
+    sinks = []
+    for c in chans:
+        chain = [analog.quadrature_demod_cf(rate / (2 * math.pi * deviation)),
+                 filter.fir_filter_fff(decim, taps)]
+        if tau > 0:
+            chain.append(filter.iir_filter_ffd(*deemph_taps(rate / decim, tau), False))
+        sinks.append(blocks.vector_sink_f())
+        tb.connect((split, c), *chain, sinks[-1])
+    tb.start()
+    tb.wait()
+    tb.stop()
+    tb.wait()
+    src.set_data(x2.ravel().tolist())
+    tb.start()
+    tb.wait()
+    return np.array(got.data()).reshape(-1, len(chans)), [np.array(s.data()) for s in sinks]
+
+
 class qa_fm_demod_bank(gr_unittest.TestCase):
     def setUp(self):
         self.rng = np.random.default_rng(11)
@@ -93,6 +127,33 @@ class qa_fm_demod_bank(gr_unittest.TestCase):
             skip_without_gpu(self)
         self.assertTrue(self.compare(gpufilter.device_auto))
 
+    def restart(self, device):
+        """GNU Radio's restart gives gr's blocks fresh zeroed buffers: the demodulator
+        starts again from a zero previous sample, the FIR from a zero window at phase
+        0 (the items of an unfinished decimation are dropped), while iir_filter_ffd
+        keeps its state. The block must do the same."""
+        for decim, ntaps, chans, tau in ((3, 17, [4, 0, 2], 75e-6), (5, 64, [1, 1, 3], 0.0),
+                                         (7, 40, [2], 50e-6)):
+            with self.subTest(decim=decim, ntaps=ntaps, chans=chans, tau=tau):
+                x1 = random_channels(self.rng, 7013, 5)
+                x2 = random_channels(self.rng, 5009, 5)
+                taps = (self.rng.uniform(-1, 1, ntaps) / ntaps).astype(np.float32).tolist()
+                got, want = run_restart(x1, x2, chans, decim, taps, 400e3, 75e3, tau,
+                                        device)
+                self.assertEqual(got.shape[0], 7013 // decim + 5009 // decim)
+                for i in range(len(chans)):
+                    self.assertEqual(len(want[i]), got.shape[0])
+                    err = np.linalg.norm(got[:, i] - want[i]) / np.linalg.norm(want[i])
+                    self.assertLess(err, TOLERANCE, (decim, ntaps, chans[i]))
+
+    def test_004_cpu_fallback_restarts_like_gnuradio(self):
+        self.restart(gpufilter.device_cpu)
+
+    def test_005_gpu_restarts_like_gnuradio(self):
+        if gpu_count() == 0:
+            skip_without_gpu(self)
+        self.restart(gpufilter.device_auto)
+
     def test_003_bad_parameters(self):
         taps = [1.0]
         make = gpufilter.fm_demod_bank_vcf
@@ -115,7 +176,18 @@ class qa_fm_demod_bank(gr_unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "tau"):
             make(4, [0], 1, taps, 400e3, 75e3, -1.0)
         with self.assertRaisesRegex(ValueError, "batch_size"):
-            make(4, [0], 1, taps, 400e3, 75e3, 75e-6, gpufilter.device_cpu, 0)
+            make(4, [0], 1, taps, 400e3, 75e3, 75e-6, gpufilter.device_cpu, -1)
+
+    def test_006_batch_size_counts_vectors(self):
+        taps = [1.0]
+        make = gpufilter.fm_demod_bank_vcf
+        # The default (0): the vectors of default_batch_size samples.
+        for nchan in (1, 100, 4096, 1 << 20):
+            blk = make(nchan, [0], 1, taps, 400e3, device=gpufilter.device_cpu)
+            self.assertEqual(blk.batch_size(),
+                             max(1, gpufilter.default_batch_size // nchan))
+        blk = make(100, [0], 1, taps, 400e3, 75e3, 75e-6, gpufilter.device_cpu, 777)
+        self.assertEqual(blk.batch_size(), 777)
 
 
 if __name__ == "__main__":

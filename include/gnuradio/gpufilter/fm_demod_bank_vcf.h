@@ -40,7 +40,11 @@ public:
      * \param deviation     full-scale frequency deviation, Hz (> 0)
      * \param tau           de-emphasis time constant, s (>= 0; 0: none)
      * \param device        CUDA device index, device_auto (-1) or device_cpu (-2)
-     * \param batch_size    input items per GPU transfer (>= 1)
+     * \param batch_size    input vectors (items of nchan samples) per GPU transfer,
+     *                      >= 1; 0 (the default): those of default_batch_size
+     *                      samples, max(1, default_batch_size / nchan), so that a
+     *                      batch and GNU Radio's buffers around the block stay a few
+     *                      MB whatever nchan
      */
     static sptr make(unsigned int nchan,
                      const std::vector<unsigned int>& channels,
@@ -50,7 +54,7 @@ public:
                      double deviation = 75e3,
                      double tau = 75e-6,
                      int device = device_auto,
-                     int batch_size = default_batch_size);
+                     int batch_size = 0);
 
     virtual unsigned int nchan() const = 0;
     virtual std::vector<unsigned int> channels() const = 0;

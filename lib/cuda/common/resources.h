@@ -18,6 +18,14 @@ namespace cuda {
 //! Makes `device` current for this thread (GNU Radio runs each block in its own thread).
 inline void use_device(int device) { GPUFILTER_CHECK(cudaSetDevice(device)); }
 
+//! Waits for what the synchronous API queued on the legacy default stream: a
+//! cudaMemcpy from pageable memory may return before its DMA ends, a cudaMemset
+//! before it runs, and the non-blocking streams (`stream`) do not wait for either.
+inline void wait_for_default_stream()
+{
+    GPUFILTER_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
+}
+
 template <class Handle, class Traits>
 class unique_handle
 {

@@ -55,8 +55,15 @@ fm_demod_bank_stream::fm_demod_bank_stream(int device,
                                            deemphasis deemph,
                                            std::size_t max_chunk)
     : host_stream(device,
-                  make_on<fm_demod_bank_engine>(
-                      device, nchan, channels, decimation, taps, gain, deemph, max_chunk),
+                  // The host path never hands the engine more than a sub-chunk.
+                  make_on<fm_demod_bank_engine>(device,
+                                                nchan,
+                                                channels,
+                                                decimation,
+                                                taps,
+                                                gain,
+                                                deemph,
+                                                sub_chunk_for(max_chunk)),
                   max_chunk)
 {
 }

@@ -93,6 +93,17 @@ fm_demod_bank_engine::fm_demod_bank_engine(unsigned nchan,
     GPUFILTER_CHECK(cudaMemset(d_rows[0].get(), 0, d_rows[0].bytes()));
     GPUFILTER_CHECK(cudaMemset(d_rows[1].get(), 0, d_rows[1].bytes()));
     GPUFILTER_CHECK(cudaMemset(d_state.get(), 0, d_state.bytes()));
+    wait_for_default_stream(); // process() runs on a stream that does not wait for it
+}
+
+void fm_demod_bank_engine::set_history(const void* const* /*host*/, cudaStream_t s)
+{
+    const std::size_t C = d_channels.size();
+    GPUFILTER_CHECK(
+        cudaMemsetAsync(d_prev.get() + d_current * C, 0, C * sizeof(complex), s));
+    GPUFILTER_CHECK(
+        cudaMemsetAsync(d_rows[d_current].get(), 0, d_rows[d_current].bytes(), s));
+    d_phase = 0;
 }
 
 std::size_t fm_demod_bank_engine::output_count(std::size_t n) const

@@ -24,7 +24,8 @@ namespace cuda {
  * the start, as gr-filter's window gives it. Output: one vector of channels.size()
  * floats per `decimation` input items. State (the previous sample, the FIR history,
  * the decimation phase, the de-emphasis state) carries across calls, so any split of
- * the stream into calls gives the same output.
+ * the stream into calls gives the same output. set_history() restarts it as a
+ * flowgraph restart restarts that chain (see there).
  *
  * Three kernels per call: the demodulator writes each channel's row (channel-major,
  * after ntaps-1 samples of history), the FIR computes only the decimated outputs
@@ -57,6 +58,12 @@ public:
                         std::size_t n,
                         void* const* out,
                         cudaStream_t s) override;
+    //! A (re)start: GNU Radio's fresh, zeroed buffers give the chain above a zero
+    //! previous sample, a zero FIR window and the decimation phase 0, and
+    //! iir_filter_ffd keeps its state; so this zeroes the previous samples and the FIR
+    //! history (queued on s, before the next call) and keeps the de-emphasis state.
+    //! No history items: `host` is not read.
+    void set_history(const void* const* host, cudaStream_t s) override;
     const char* method() const override { return "fm_demod_bank"; }
 
 private:

@@ -72,6 +72,7 @@ quadrature_demod_engine::quadrature_demod_engine(float gain,
     GPUFILTER_CHECK(
         cudaMemcpy(d_table.get(), table.data(), d_table.bytes(), cudaMemcpyHostToDevice));
     GPUFILTER_CHECK(cudaMemset(d_prev.get(), 0, d_prev.bytes()));
+    wait_for_default_stream(); // process() runs on a stream that does not wait for it
 }
 
 void quadrature_demod_engine::set_gain(float gain) { d_gain = checked_gain(gain); }

@@ -42,6 +42,7 @@ nlms_engine::nlms_engine(int ntaps, int nfilters, const std::vector<float>& mu, 
         cudaMemcpy(d_mu.get(), d_mu_host.data(), d_mu.bytes(), cudaMemcpyHostToDevice));
     GPUFILTER_CHECK(cudaMemset(d_taps.get(), 0, d_taps.bytes()));
     GPUFILTER_CHECK(cudaMemset(d_history.get(), 0, d_history.bytes()));
+    wait_for_default_stream(); // process() runs on a stream that does not wait for it
 }
 
 void nlms_engine::launch(const float* x,

@@ -99,6 +99,7 @@ pfb_synthesizer_engine::pfb_synthesizer_engine(unsigned numchans,
     set_channel_map(map, s);
     set_taps(taps, s);
     s.synchronize();
+    wait_for_default_stream(); // the twiddles' cudaMemcpy: `s` does not wait for it
 }
 
 void pfb_synthesizer_engine::set_taps(const std::vector<float>& taps, cudaStream_t s)

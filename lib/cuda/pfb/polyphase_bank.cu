@@ -112,6 +112,7 @@ polyphase_bank<In>::polyphase_bank(unsigned numchans,
     stream s;
     set_taps(taps, s); // zero history of the right length
     s.synchronize();
+    wait_for_default_stream(); // the twiddles' cudaMemcpy: `s` does not wait for it
     d_phase = d_rate - 1;
 }
 

@@ -23,11 +23,6 @@ constexpr std::size_t slots = 3;
 // then outweigh the copies they overlap.
 constexpr std::size_t min_sub_chunk = 16384;
 
-std::size_t sub_chunk_for(std::size_t max_chunk)
-{
-    return std::min(max_chunk, std::max(min_sub_chunk, (max_chunk + 3) / 4));
-}
-
 std::atomic<long> s_fail_after{ -1 };
 
 //! One buffer per port, of items of the port's size.
@@ -44,6 +39,11 @@ std::vector<Buffer> port_buffers(const std::vector<std::size_t>& item_bytes,
 } // namespace
 
 void testing::fail_after(long calls) { s_fail_after = calls; }
+
+std::size_t sub_chunk_for(std::size_t max_chunk)
+{
+    return std::min(max_chunk, std::max(min_sub_chunk, (max_chunk + 3) / 4));
+}
 
 bool is_out_of_memory(const std::exception& e)
 {

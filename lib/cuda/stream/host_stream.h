@@ -107,6 +107,11 @@ private:
     std::unique_ptr<impl> d_impl;
 };
 
+//! The most items one processor::process() call gets from a host_stream made with
+//! max_chunk (its sub-chunk, whatever the call's n): what an engine behind one needs
+//! its buffers for.
+std::size_t sub_chunk_for(std::size_t max_chunk);
+
 //! True for the error of a CUDA or cuFFT allocation that found too little memory.
 bool is_out_of_memory(const std::exception& e);
 

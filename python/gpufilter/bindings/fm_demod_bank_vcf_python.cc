@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(fm_demod_bank_vcf.h)                                       */
-/* BINDTOOL_HEADER_FILE_HASH(60aba4a2f4648f9d32deddee79fb2ce2) */
+/* BINDTOOL_HEADER_FILE_HASH(36a97844adaca4df0098bfdd8755feb1) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -63,7 +63,7 @@ void bind_fm_demod_bank_vcf(py::module& m)
              py::arg("deviation") = 75e3,
              py::arg("tau") = 75e-6,
              py::arg("device") = gr::gpufilter::device_auto,
-             py::arg("batch_size") = gr::gpufilter::default_batch_size,
+             py::arg("batch_size") = 0,
              D(fm_demod_bank_vcf, make))
         .def("nchan", &fm_demod_bank_vcf::nchan, D(fm_demod_bank_vcf, nchan))
         .def("channels", &fm_demod_bank_vcf::channels, D(fm_demod_bank_vcf, channels))

@@ -302,6 +302,8 @@ TEST_F(demod_test, many_channels_channel_major)
                                        cudaMemcpyHostToDevice));
             GPUFILTER_CHECK(
                 cudaMemcpy(d_out.get(), y.data(), d_out.bytes(), cudaMemcpyHostToDevice));
+            // Pageable copies may still be landing; process() runs on `s`.
+            GPUFILTER_CHECK(cudaDeviceSynchronize());
             const void* in = d_in.get();
             void* out = d_out.get();
             EXPECT_EQ(e.process(&in, n, &out, s.get()), n);

@@ -81,6 +81,9 @@ run_engine(Engine& engine,
         cudaMemcpy(d_in.get(), x.data(), x.size() * sizeof(In), cudaMemcpyHostToDevice));
     GPUFILTER_CHECK(cudaMemcpy(
         d_out.get(), poisoned.data(), cap * sizeof(Out), cudaMemcpyHostToDevice));
+    // A pageable cudaMemcpy may return before its DMA lands; the calls run on a
+    // non-blocking stream.
+    GPUFILTER_CHECK(cudaDeviceSynchronize());
     std::size_t consumed = 0, produced = 0;
     for (std::size_t call = 0; consumed < x.size(); ++call) {
         const std::size_t n = before_call(

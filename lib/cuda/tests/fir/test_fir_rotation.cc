@@ -211,6 +211,9 @@ TEST(fir_rotation_long, phase_exact_after_a_hundred_million_outputs)
     const std::vector<complex> ones(chunk, complex(1.0f, 0.0f));
     GPUFILTER_CHECK(cudaMemcpy(
         d_in.get(), ones.data(), chunk * sizeof(complex), cudaMemcpyHostToDevice));
+    // A pageable cudaMemcpy may return before its DMA lands; the calls run on a
+    // non-blocking stream.
+    GPUFILTER_CHECK(cudaDeviceSynchronize());
     for (std::size_t c = 0; c < calls; ++c)
         engine.process(d_in.get(), chunk, d_out.get(), s);
     s.synchronize();

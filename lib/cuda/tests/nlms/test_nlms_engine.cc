@@ -62,6 +62,9 @@ std::vector<std::vector<float>> run_engine(cuda::nlms_engine& eng,
     GPUFILTER_CHECK(cudaMemcpy(dd.get(), d.data(), dd.bytes(), cudaMemcpyHostToDevice));
     std::vector<float> e(x.size() + nf, std::numeric_limits<float>::quiet_NaN());
     GPUFILTER_CHECK(cudaMemcpy(de.get(), e.data(), de.bytes(), cudaMemcpyHostToDevice));
+    // A pageable cudaMemcpy may return before its DMA lands; the calls run on a
+    // non-blocking stream.
+    GPUFILTER_CHECK(cudaDeviceSynchronize());
     for (std::size_t pos = 0, c = 0; pos < n; ++c) {
         const std::size_t m = std::min(calls[c % calls.size()], n - pos);
         const void* in[] = { dx.get() + pos * nf, dd.get() + pos * nf };

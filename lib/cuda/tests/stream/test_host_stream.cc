@@ -117,6 +117,16 @@ TEST_P(host_stream_test, interpolating_two_port_processor_across_calls)
 
 INSTANTIATE_TEST_SUITE_P(transfers, host_stream_test, ::testing::Values(false, true));
 
+TEST(host_stream_sub_chunk, a_quarter_of_max_chunk_within_its_bounds)
+{
+    // Host-only: what an engine behind a host_stream is sized for.
+    EXPECT_EQ(cuda::sub_chunk_for(1), 1u);
+    EXPECT_EQ(cuda::sub_chunk_for(4099), 4099u);
+    EXPECT_EQ(cuda::sub_chunk_for(40000), 16384u);
+    EXPECT_EQ(cuda::sub_chunk_for(262144), 65536u);
+    EXPECT_EQ(cuda::sub_chunk_for(262147), 65537u);
+}
+
 TEST(host_stream_errors, null_processor_and_zero_chunk_are_named)
 {
     GPUFILTER_REQUIRE_DEVICE_OR_SKIP();

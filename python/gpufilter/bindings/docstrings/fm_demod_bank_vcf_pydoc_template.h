@@ -25,7 +25,9 @@ Args:
     deviation: full-scale deviation, Hz (default 75e3)
     tau: de-emphasis time constant, s (default 75e-6; 0: none)
     device: CUDA device index, device_auto (-1: first GPU, else CPU) or device_cpu (-2)
-    batch_size: input vectors per GPU transfer (>= 1))doc";
+    batch_size: input vectors per GPU transfer (>= 1); 0 (the default): those of
+        default_batch_size samples, max(1, default_batch_size // nchan), so that a
+        batch and the buffers around the block stay a few MB whatever nchan)doc";
 
 static const char* __doc_gr_gpufilter_fm_demod_bank_vcf_nchan =
     R"doc(Samples per input vector.)doc";
