@@ -161,8 +161,11 @@ void block_core::find_resident_ports()
 void block_core::stop()
 {
     d_gate.stop();
-    if (d_gpu)
-        d_gpu->unregister_host_memory(); // before GNU Radio frees its buffers
+    if (!d_gpu)
+        return;
+    // Before GNU Radio frees its buffers: nothing queued may still touch them.
+    d_gpu->wait_for_queued_work();
+    d_gpu->unregister_host_memory();
 }
 
 void block_core::register_buffers()

@@ -217,10 +217,7 @@ void device_buffer::carry_items_over(bool to_device)
     // The scheduler keeps the items of a buffer whose readers changed (lock/unlock):
     // they move with the home.
     try {
-        if (to_device)
-            d_memory->copy_to_device();
-        else
-            d_memory->copy_to_host();
+        d_memory->copy_between_homes(to_device);
     } catch (const std::exception& e) {
         d_logger->error("items in the output buffer of {} could not be moved to the {} "
                         "({}); they are lost",

@@ -42,11 +42,7 @@ int batch_vectors(int batch_size, unsigned nchan)
     if (batch_size == 0)
         return static_cast<int>(std::max<unsigned>(
             1u, static_cast<unsigned>(default_batch_size) / std::max(nchan, 1u)));
-    if (batch_size < 0)
-        throw std::invalid_argument("batch_size: must be >= 1 (or 0: the vectors of " +
-                                    std::to_string(default_batch_size) +
-                                    " samples), got " + std::to_string(batch_size));
-    return batch_size;
+    return checked_batch_size(batch_size);
 }
 
 double checked_positive(double x, const char* name)

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace gr {
 namespace gpufilter {
@@ -224,6 +225,21 @@ template <class T>
 using device_buffer = buffer<T, device_alloc>;
 template <class T>
 using pinned_buffer = buffer<T, pinned_alloc>;
+
+/*!
+ * \brief Copies `host` into `dst` on stream s, making `dst` larger first when it is
+ * too small (taps, tables: set-up data, never per call). From pageable memory the
+ * call returns once `host` has been read. The caller has made sure that no queued
+ * work still reads `dst`.
+ */
+template <class T>
+void upload_growing(device_buffer<T>& dst, const std::vector<T>& host, cudaStream_t s)
+{
+    if (dst.size() < host.size())
+        dst = device_buffer<T>(host.size());
+    GPUFILTER_CHECK(cudaMemcpyAsync(
+        dst.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, s));
+}
 
 } // namespace cuda
 } // namespace gpufilter

@@ -206,15 +206,8 @@ template <class In, class Tap>
 void fir_engine<In, Tap>::upload_taps(cudaStream_t stream)
 {
     std::vector<Tap> reversed(d_taps.rbegin(), d_taps.rend());
-    if (d_taps_reversed.size() < reversed.size())
-        d_taps_reversed = device_buffer<Tap>(reversed.size());
-    // Synchronous with respect to the host vector, which dies on return.
-    GPUFILTER_CHECK(cudaMemcpyAsync(d_taps_reversed.get(),
-                                    reversed.data(),
-                                    reversed.size() * sizeof(Tap),
-                                    cudaMemcpyHostToDevice,
-                                    stream));
-    GPUFILTER_CHECK(cudaStreamSynchronize(stream));
+    upload_growing(d_taps_reversed, reversed, stream);
+    GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // before `reversed` goes
 }
 
 template <class In, class Tap>

@@ -28,14 +28,7 @@ inline std::size_t upload_branch_taps(const std::vector<float>& taps,
     const std::size_t T = (taps.size() + branches - 1) / branches;
     std::vector<float> padded(branches * T, 0.0f);
     std::copy(taps.begin(), taps.end(), padded.begin());
-    if (dst.size() < padded.size())
-        dst = device_buffer<float>(padded.size());
-    // From pageable memory: returns once `padded` has been read.
-    GPUFILTER_CHECK(cudaMemcpyAsync(dst.get(),
-                                    padded.data(),
-                                    padded.size() * sizeof(float),
-                                    cudaMemcpyHostToDevice,
-                                    s));
+    upload_growing(dst, padded, s);
     return T;
 }
 

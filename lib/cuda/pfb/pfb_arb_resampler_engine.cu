@@ -45,13 +45,7 @@ void pfb_arb_resampler_engine<T>::set_taps(const std::vector<float>& taps,
             arms[j * Tn + m] = make_float2(padded[j + m * N], dpadded[j + m * N]);
 
     GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // queued work reads the old arms
-    if (d_arms.size() < arms.size())
-        d_arms = device_buffer<float2>(arms.size());
-    GPUFILTER_CHECK(cudaMemcpyAsync(d_arms.get(),
-                                    arms.data(),
-                                    arms.size() * sizeof(float2),
-                                    cudaMemcpyHostToDevice,
-                                    stream));
+    upload_growing(d_arms, arms, stream);
     d_state.resize_history(Tn - 1, stream);
     GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // before `arms` goes
     d_taps_per_filter = static_cast<int>(Tn);

@@ -331,13 +331,15 @@ bool host_stream::register_host_memory(const void* base, std::size_t bytes)
 void host_stream::unregister_host_memory()
 {
     use_device(d_impl->device);
-    // Work queued before a call that failed midway may still read or write the
-    // buffers that GNU Radio frees after this (host or device memory). Errors are
-    // not this call's to report: the failed call did.
+    d_impl->host.clear();
+}
+
+void host_stream::wait_for_queued_work()
+{
+    use_device(d_impl->device);
     cudaStreamSynchronize(d_impl->upload.get());
     cudaStreamSynchronize(d_impl->compute.get());
     cudaStreamSynchronize(d_impl->download.get());
-    d_impl->host.clear();
 }
 
 const std::string& host_stream::registration_note() const { return d_impl->host.note(); }

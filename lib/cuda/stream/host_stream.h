@@ -75,9 +75,12 @@ public:
     //! reason is in registration_note()). Shared with other host_streams that
     //! register the same range: it stays locked until the last of them unregisters.
     bool register_host_memory(const void* base, std::size_t bytes);
-    //! Waits for the queued work, then releases what register_host_memory() locked.
-    //! Call before that memory (or a device buffer the work uses) goes.
+    //! Releases what register_host_memory() locked. Call before that memory goes.
     void unregister_host_memory();
+    //! Waits for all work queued on the stream's CUDA streams, ignoring errors (a call
+    //! that failed midway has reported them): before the buffers it may still read
+    //! or write (host or device memory) go.
+    void wait_for_queued_work();
     const std::string& registration_note() const;
 
     int device() const;

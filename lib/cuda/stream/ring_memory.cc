@@ -302,29 +302,21 @@ char* ring_memory::device()
 
 std::size_t ring_memory::bytes() const { return d_impl->bytes; }
 
-void ring_memory::copy_to_device()
+void ring_memory::copy_between_homes(bool to_device)
 {
-    char* dst = device();
+    char* dev = device();
+    char* dst = to_device ? dev : host();
+    const char* src = to_device ? host() : dev;
     if (d_impl->device == emulated) {
-        std::memcpy(dst, host(), bytes());
+        std::memcpy(dst, src, bytes());
         return;
     }
     const device_scope on(d_impl->device);
-    GPUFILTER_CHECK(cudaMemcpy(dst, host(), bytes(), cudaMemcpyHostToDevice));
+    GPUFILTER_CHECK(cudaMemcpy(
+        dst, src, bytes(), to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost));
     // From pageable memory cudaMemcpy may return before the DMA has landed, and the
     // blocks' non-blocking streams do not wait for it.
     GPUFILTER_CHECK(cudaDeviceSynchronize());
-}
-
-void ring_memory::copy_to_host()
-{
-    const char* src = device();
-    if (d_impl->device == emulated) {
-        std::memcpy(host(), src, bytes());
-        return;
-    }
-    const device_scope on(d_impl->device);
-    GPUFILTER_CHECK(cudaMemcpy(host(), src, bytes(), cudaMemcpyDeviceToHost));
 }
 
 void ring_memory::fail_device_side_for_tests(bool on) { s_fail_device_side = on; }

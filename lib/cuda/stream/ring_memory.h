@@ -56,11 +56,10 @@ public:
     char* device();
     std::size_t bytes() const;
 
-    //! Copies the ring's bytes from one home to the other (the device side is made
-    //! first if need be), and waits for the copy: items that were written on one side
-    //! are read on the other. Nothing may use the ring meanwhile.
-    void copy_to_device();
-    void copy_to_host();
+    //! Copies the ring's bytes from one home to the other (to the device side when
+    //! to_device, which is made first if need be), and waits for the copy: items
+    //! written on one side are read on the other. Nothing may use the ring meanwhile.
+    void copy_between_homes(bool to_device);
 
     //! Test hook: while on, the device side of every ring fails to be made (as with
     //! no device memory left), emulated rings included.

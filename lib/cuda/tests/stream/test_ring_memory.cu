@@ -112,7 +112,7 @@ void check_items_move_between_homes(int device)
     const std::size_t n = ring.bytes() / 4;
     auto* host = reinterpret_cast<std::uint32_t*>(ring.host());
     std::iota(host, host + n, 5u);
-    ring.copy_to_device();
+    ring.copy_between_homes(true);
     std::vector<std::uint32_t> dev(n);
     if (device == ring_memory::emulated) // host memory standing in, no CUDA call
         std::memcpy(dev.data(), ring.device(), ring.bytes());
@@ -122,7 +122,7 @@ void check_items_move_between_homes(int device)
     for (std::size_t i = 0; i < n; ++i)
         ASSERT_EQ(dev[i], 5 + i) << "word " << i << " on the device side";
     std::fill(host, host + n, 0u);
-    ring.copy_to_host();
+    ring.copy_between_homes(false);
     for (std::size_t i = 0; i < n; ++i)
         ASSERT_EQ(host[i], 5 + i) << "word " << i << " back on the host side";
 }
@@ -148,7 +148,7 @@ TEST(ring_memory, leaves_the_callers_device_current)
     {
         ring_memory ring(0, ring_memory::granularity(0));
         ring.device();
-        ring.copy_to_device();
+        ring.copy_between_homes(true);
         int current = -1;
         GPUFILTER_CHECK(cudaGetDevice(&current));
         EXPECT_EQ(current, other);
