@@ -111,6 +111,8 @@ void block_core::find_resident_ports()
 {
     d_in_on_device.clear();
     d_out_on_device.clear();
+    d_in_handoff.clear();
+    d_out_handoff.clear();
     d_resident = false;
     d_orphaned = false;
     const auto detail = d_block.detail();
@@ -119,6 +121,7 @@ void block_core::find_resident_ports()
     for (int p = 0; p < detail->ninputs(); ++p) {
         const auto buf = detail->input(p)->buffer();
         d_in_on_device.push_back(device_buffer::on_device(buf));
+        d_in_handoff.push_back(device_buffer::handoff(buf));
         // GNU Radio 3.10.5 can leave a reader on a buffer its writer no longer writes
         // (an output replaced twice, see device_buffer.cc); it would wait for ever.
         gr::block_sptr writer;
@@ -143,13 +146,21 @@ void block_core::find_resident_ports()
             }
         }
     }
-    for (int q = 0; q < detail->noutputs(); ++q)
+    for (int q = 0; q < detail->noutputs(); ++q) {
         d_out_on_device.push_back(device_buffer::on_device(detail->output(q)));
+        d_out_handoff.push_back(device_buffer::handoff(detail->output(q)));
+    }
     for (const char on : d_in_on_device)
         d_resident = d_resident || on;
     for (const char on : d_out_on_device)
         d_resident = d_resident || on;
     d_resident = d_resident && d_gpu;
+    for (std::size_t p = 0; d_resident && p < d_in_on_device.size(); ++p)
+        if (d_in_on_device[p] && !d_in_handoff[p])
+            throw std::logic_error("a device buffer of a GPU block without a handoff");
+    for (std::size_t q = 0; d_resident && q < d_out_on_device.size(); ++q)
+        if (d_out_on_device[q] && !d_out_handoff[q])
+            throw std::logic_error("a device buffer of a GPU block without a handoff");
     if (d_device_buffers || d_resident) // else it would say "0 of n" on every start
         d_logger->debug("ports in device memory: {} of {} inputs, {} of {} outputs",
                         std::count(d_in_on_device.begin(), d_in_on_device.end(), 1),
@@ -234,14 +245,11 @@ std::size_t block_core::process_on_gpu(const gr_vector_const_void_star& windows,
     }
     if (d_resident) { // some ports in device memory: the engine reads them in place
         if (d_history_stale) {
-            d_gpu->set_history_resident(history.data(), d_in_on_device.data());
+            d_gpu->set_history_resident(history.data(), d_in_handoff.data());
             d_history_stale = false;
         }
-        return d_gpu->process_resident(fresh.data(),
-                                       d_in_on_device.data(),
-                                       nnew,
-                                       out.data(),
-                                       d_out_on_device.data());
+        return d_gpu->process_resident(
+            fresh.data(), d_in_handoff.data(), nnew, out.data(), d_out_handoff.data());
     }
     if (d_history_stale) { // first call, or new taps: GNU Radio's window rules
         d_gpu->set_history(history.data());

@@ -139,6 +139,8 @@ private:
     // Per port, found in start(): items in device memory (a device_buffer's device
     // side). Any: work() runs the engine on them in place (process_resident).
     std::vector<char> d_in_on_device, d_out_on_device;
+    // And their order between the blocks' GPU work (null: a host port).
+    std::vector<cuda::stream_handoff*> d_in_handoff, d_out_handoff;
     bool d_resident = false;
     bool d_orphaned = false; // an input buffer no block writes (see start())
     // Per-port pointers of one work() call, kept so that work() does not allocate.

@@ -204,6 +204,8 @@ char* device_buffer::home()
             device = false;
         }
     }
+    if (device && !d_handoff && d_account->device >= 0)
+        d_handoff = std::make_unique<cuda::stream_handoff>(d_account->device);
     if (d_home && device != d_on_device)
         carry_items_over(device);
     d_on_device = device;
@@ -238,6 +240,15 @@ bool device_buffer::on_device(const gr::buffer_sptr& buf)
 {
     const auto d = std::dynamic_pointer_cast<device_buffer>(buf);
     return d && d->on_device();
+}
+
+cuda::stream_handoff* device_buffer::handoff(const gr::buffer_sptr& buf)
+{
+    const auto d = std::dynamic_pointer_cast<device_buffer>(buf);
+    if (!d || !d->on_device())
+        return nullptr;
+    std::lock_guard<std::mutex> lock(d->d_home_lock);
+    return d->d_handoff.get();
 }
 
 std::pair<const void*, std::size_t> device_buffer::host_side(const gr::buffer_sptr& buf)

@@ -3,6 +3,7 @@
 #define INCLUDED_GPUFILTER_DEVICE_BUFFER_H
 
 #include "cuda/stream/ring_memory.h"
+#include "cuda/stream/stream_handoff.h"
 #include <gnuradio/buffer.h>
 #include <gnuradio/buffer_type.h>
 #include <gnuradio/io_signature.h>
@@ -78,6 +79,9 @@ public:
     bool on_device();
     //! A port's buffer is a device_buffer in device memory.
     static bool on_device(const gr::buffer_sptr& buf);
+    //! The order of its writer's and readers' GPU work (cuda::stream_handoff) when
+    //! `buf` is a device_buffer in device memory of a GPU, else null.
+    static cuda::stream_handoff* handoff(const gr::buffer_sptr& buf);
     //! A device_buffer's host side, both copies (page-locked by its users), or
     //! {nullptr, 0}.
     static std::pair<const void*, std::size_t> host_side(const gr::buffer_sptr& buf);
@@ -130,6 +134,7 @@ private:
 
     std::shared_ptr<transfer_account> d_account;
     std::unique_ptr<cuda::ring_memory> d_memory;
+    std::unique_ptr<cuda::stream_handoff> d_handoff; // made with the device home
     std::mutex d_home_lock;
     reader_ids d_home_for; // the readers d_home was decided for
     char* d_home = nullptr;

@@ -18,9 +18,9 @@ bool gpu_required()
     return v && std::string(v) == "1";
 }
 std::atomic<host_transfer> s_host_transfer{ host_transfer::dma_in_place };
-// Off until the device-memory path has run all of its tests on a GPU
-// (docs/architecture.md, "Device buffers").
-std::atomic<bool> s_device_buffers{ false };
+// On: chains of GPU blocks keep their samples in device memory (docs/architecture.md,
+// "Device buffers"); off is for measurement, and the escape hatch.
+std::atomic<bool> s_device_buffers{ true };
 } // namespace
 
 filter_method parse_filter_method(const std::string& name)

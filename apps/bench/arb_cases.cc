@@ -91,7 +91,7 @@ void engine_row(const options& o,
         // must not happen while hold() keeps the stream.
         e.process(src, n, dst, s);
         s.synchronize();
-        cuda::event start(true), stop(true);
+        cuda::event start(cuda::event_use::timing), stop(cuda::event_use::timing);
         const int warmup = 2, reps = timed_calls(o);
         std::vector<float> ms;
         for (int i = 0; i < warmup + reps; ++i) {

@@ -29,7 +29,8 @@ inline int timed_calls(const options& o) { return o.quick ? 3 : 7; }
 template <class Before, class Call>
 double time_calls(const options& o, cudaStream_t s, Before&& before, Call&& call)
 {
-    gr::gpufilter::cuda::event start(true), stop(true);
+    gr::gpufilter::cuda::event start(gr::gpufilter::cuda::event_use::timing),
+        stop(gr::gpufilter::cuda::event_use::timing);
     const int warmup = 2, reps = timed_calls(o);
     std::vector<float> ms;
     for (int i = 0; i < warmup + reps; ++i) {

@@ -48,10 +48,11 @@ GPUFILTER_API void set_host_transfer(host_transfer mode);
 GPUFILTER_API host_transfer get_host_transfer();
 
 //! Whether GPU blocks made afterwards keep the samples between them in device memory
-//! (GNU Radio custom buffers on their ports): on, an edge between two GPU blocks is
-//! never copied to the host; a host block's edge is copied once each way. Off (the
-//! default for now): every GPU block moves its samples through host buffers. Read
-//! when a block is made; never used on the CPU fallback. See docs/architecture.md.
+//! (GNU Radio custom buffers on their ports): on (the default), an edge between two
+//! GPU blocks is never copied to the host; a host block's edge is copied once each
+//! way. Off: every GPU block moves its samples through host buffers (to measure the
+//! difference, or as an escape hatch). Read when a block is made; never used on the
+//! CPU fallback. See docs/architecture.md.
 GPUFILTER_API void set_device_buffers(bool on);
 GPUFILTER_API bool get_device_buffers();
 

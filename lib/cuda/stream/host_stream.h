@@ -18,6 +18,7 @@ namespace gpufilter {
 namespace cuda {
 
 class processor;
+class stream_handoff;
 
 /*!
  * \brief Moves host items through a processor on one GPU, with copies overlapped with
@@ -52,18 +53,21 @@ public:
 
     /*!
      * Like process(), but each port's items may already be in device memory of this
-     * GPU (a GNU Radio buffer in device memory): on_device_in[p] / on_device_out[q]
-     * say which (non-zero: device). Device ports are read and written in place on
-     * the compute stream; host ports go through the slots' device buffers. Returns
-     * when every output is written.
+     * GPU (a GNU Radio buffer in device memory): device_in[p] / device_out[q] is then
+     * that buffer's stream_handoff, else null (host memory). Device ports are read
+     * and written in place; host ports go round the slots' device buffers as in
+     * process(). Returns when every host port's items are copied; work on device
+     * ports may still be queued then, ordered with the other blocks' work on the
+     * same buffers by the handoffs, so a block whose ports are all in device memory
+     * does not wait for the GPU at all.
      */
     std::size_t process_resident(const void* const* in,
-                                 const char* on_device_in,
+                                 stream_handoff* const* device_in,
                                  std::size_t n,
                                  void* const* out,
-                                 const char* on_device_out);
-    //! set_history() from items that may be in device memory (on_device[p]).
-    void set_history_resident(const void* const* items, const char* on_device);
+                                 stream_handoff* const* device_out);
+    //! set_history() from items that may be in device memory (device_in[p] not null).
+    void set_history_resident(const void* const* items, stream_handoff* const* device_in);
 
     //! Bytes copied from host to device and back so far, sample streams only (the
     //! history reload after a (re)start or new taps is not counted).

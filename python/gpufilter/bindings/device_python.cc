@@ -4,7 +4,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(device.h)                                                  */
-/* BINDTOOL_HEADER_FILE_HASH(0acd29adbbdb4bfbc435f958f116d8a0) */
+/* BINDTOOL_HEADER_FILE_HASH(3dd9e03c9347db200daf20b407cedad5) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
