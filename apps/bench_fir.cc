@@ -16,7 +16,8 @@ namespace {
 const char* usage =
     "usage: bench_fir [--types ccf,fff,ccc] [--taps 16,64,256,1024,4096,16384]\n"
     "                 [--decimations 1,8]\n"
-    "                 [--cases flowgraph,engine,xlating,pfb,pfb-synthesis,arb]\n"
+    "                 [--cases flowgraph,engine,xlating,pfb,pfb-synthesis,arb,\n"
+    "                          arb-engine]\n"
     "                 [--pfb-channels 16,64,256,1024,4096] [--pfb-taps 4,8,16,32,64]\n"
     "                 (pfb: the channelizer engine, and the vector channelizer block\n"
     "                 in a flowgraph, complex and int8 input, beside gr-filter's and\n"
@@ -26,7 +27,8 @@ const char* usage =
     "                 gr-filter's and blocks.copy, in output samples/s; not default)\n"
     "                 (arb: the arbitrary resampler engine at rates 0.75 and 2.3421,\n"
     "                 32 filters, and the block in a flowgraph beside gr-filter's and\n"
-    "                 blocks.copy of the same output bytes; not in the default)\n"
+    "                 blocks.copy of the same output bytes; not in the default;\n"
+    "                 arb-engine: its engine rows only)\n"
     "                 [--fft-sizes 8192,16384,...]  (engine rows of the FFT path at\n"
     "                 each size, to measure the size rule)\n"
     "                 [--kernel-variants]  (engine rows of the untiled direct kernel)\n"
@@ -134,10 +136,15 @@ bench::options parse(int argc, char** argv)
             o.fft_sizes = split_ints(value(), "--fft-sizes", 2, 1 << 22);
         } else if (a == "--cases") {
             o.cases = split(value());
-            check_names(
-                o.cases,
-                { "flowgraph", "engine", "xlating", "pfb", "pfb-synthesis", "arb" },
-                "--cases");
+            check_names(o.cases,
+                        { "flowgraph",
+                          "engine",
+                          "xlating",
+                          "pfb",
+                          "pfb-synthesis",
+                          "arb",
+                          "arb-engine" },
+                        "--cases");
         } else if (a == "--pfb-channels") {
             o.pfb_channels = split_ints(value(), "--pfb-channels", 1, 1 << 16);
         } else if (a == "--pfb-taps") {
@@ -207,7 +214,7 @@ int main(int argc, char** argv)
             bench::run_pfb_cases(o, dev, rows);
         if (o.has_case("pfb-synthesis"))
             bench::run_pfb_synthesis_cases(o, dev, rows);
-        if (o.has_case("arb"))
+        if (o.has_case("arb") || o.has_case("arb-engine"))
             bench::run_arb_cases(o, dev, rows);
         bench::derive(rows);
         std::printf("\n");

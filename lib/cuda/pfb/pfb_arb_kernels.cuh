@@ -82,7 +82,7 @@ __device__ __forceinline__ void closed_form(
 /*!
  * y_k = sum_m h_j[m] x[p - m] + a * sum_m dh_j[m] x[p - m], m < T, for the launch's
  * outputs k < count. x[p] is src[history_len + p] ([history | input], p counted from
- * the call's first new sample). arms[j*T + m] = (h_j[m], dh_j[m]). Staged: the block's
+ * the call's first new sample). arms[m*N + j] = (h_j[m], dh_j[m]). Staged: the block's
  * input span (at most max_staged samples, the host checks) is read once, coalesced,
  * into shared memory; otherwise each thread reads device memory (very low rates).
  */
@@ -132,11 +132,12 @@ __global__ void __launch_bounds__(threads)
 
     S o0 = zero<S>();
     S o1 = zero<S>();
-    const float2* arm = arms + static_cast<long long>(j) * T;
+    const float2* arm = arms + j; // tap m at arm[m * N]
+    const int N = static_cast<int>(rule.N);
     if (Staged) {
         const S* x = tile + (p - s_first) + (T - 1); // x[-m] is input p - m
         for (int m = 0; m < T; ++m) {
-            const float2 hd = __ldg(arm + m);
+            const float2 hd = __ldg(arm + m * N);
             const S v = x[-m];
             mac(o0, v, hd.x);
             mac(o1, v, hd.y);
@@ -144,7 +145,7 @@ __global__ void __launch_bounds__(threads)
     } else {
         const long long v0 = h + p;
         for (int m = 0; m < T; ++m) {
-            const float2 hd = __ldg(arm + m);
+            const float2 hd = __ldg(arm + m * N);
             const S v = src[v0 - m];
             mac(o0, v, hd.x);
             mac(o1, v, hd.y);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "stream_handoff.h"
 #include "../common/resources.h"
+#include "stream_handoff.h"
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -23,7 +23,7 @@ struct stream_handoff::impl {
 
     int device;
     std::mutex lock; // the reader list, and each event between record and wait
-    event written; // after each of the writer's calls (waiting before any: no wait)
+    event written;   // after each of the writer's calls (waiting before any: no wait)
     std::vector<std::pair<const void*, event>> reads; // each reader's last call
 };
 
