@@ -22,7 +22,8 @@
 #         sanitize  NVIDIA compute-sanitizer (memcheck, racecheck, synccheck,
 #                initcheck) over the engine tests and a flowgraph of each block
 #                family (scripts/sanitize_flowgraphs.py); fails on any reported error
-#                (GPUFILTER_SANITIZE_TOOLS="racecheck ..." runs only those tools)
+#                (GPUFILTER_SANITIZE_TOOLS="racecheck ..." runs only those tools;
+#                GPUFILTER_SANITIZE_TIMEOUT: seconds per run, default 600)
 #         nlms   apps/bench_nlms.py (args after "nlms" go to it), then the echo
 #                canceller app and its ensemble plot (minutes)
 #         soak   scripts/soak.py (args after "soak" go to it, e.g. --samples 1e10):
@@ -201,24 +202,29 @@ if [[ $what == sanitize ]]; then
         samples=40000
         if [[ $tool != memcheck ]]; then
             filter='*/0.*split*:*host_stream*:*_stream_*/0:*pfb_channelizer_test.any_split*'
-            filter+=':*pfb_decimator_test.set_taps*:-*cuda_failure*'
+            filter+=':*pfb_decimator_test.set_taps*:*arb_engine_test.tiny_calls*'
+            filter+=':*pfb_interpolator_test.set_taps*:*pfb_synthesizer_test.fused_and*'
+            filter+=':*ring_memory.device_side*:*stream_handoff.writer_waits*'
+            filter+=':-*cuda_failure*'
             samples=8000
         fi
         for t in "$tests_dir"/test_*; do
             [[ -x $t ]] || continue
             log="$out/sanitize_${tool}_$(basename "$t").log"
-            timeout 600 "$cs" --tool "$tool" --error-exitcode 3 "$t" \
+            timeout "${GPUFILTER_SANITIZE_TIMEOUT:-600}" "$cs" --tool "$tool" \
+                --error-exitcode 3 "$t" \
                 --gtest_filter="$filter" >"$log" 2>&1
             rc=$?
             if grep -q "terminated before first instrumented API call" "$log"; then
-                echo "$tool $(basename "$t"): no GPU code, skipped"
+                echo "$tool $(basename "$t"): nothing run on the GPU, skipped"
                 continue
             fi
             echo "$tool $(basename "$t"): exit $rc, $(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log"), $(grep -m1 -E '^\[  PASSED  \]' "$log")"
             [[ $rc -eq 0 ]] || status=1
         done
         log="$out/sanitize_${tool}_flowgraphs.log"
-        GPUFILTER_SANITIZE_SAMPLES=$samples timeout 600 "$cs" --tool "$tool" \
+        GPUFILTER_SANITIZE_SAMPLES=$samples timeout "${GPUFILTER_SANITIZE_TIMEOUT:-600}" \
+            "$cs" --tool "$tool" \
             --error-exitcode 3 "$python" scripts/sanitize_flowgraphs.py >"$log" 2>&1
         rc=$?
         echo "$tool flowgraphs: exit $rc, $(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log")"

@@ -72,9 +72,12 @@ for e in block_table.available():
     n = min(N, 4000) if e.reference is not None else N  # the NLMS model is Python
     ours, got, want = block_table.run(e, e.inputs(rng, n), e.taps(rng), timeout=600,
                                       batch_size=8192)
-    err = max(block_table.relative_error(g, w) for g, w in zip(got, want))
-    same = all(len(g) == len(w) for g, w in zip(got, want))
-    print(f"{e.name}: {len(got[0])} outputs, relative error {err:.2e}, on GPU "
-          f"{ours.on_gpu()}")
+    # The arbitrary resamplers' stream ends may differ from gr-filter's by up to
+    # length_slack outputs (block_table); the outputs both have must match.
+    m = [min(len(g), len(w)) for g, w in zip(got, want)]
+    err = max(block_table.relative_error(g[:k], w[:k]) for g, w, k in zip(got, want, m))
+    same = all(abs(len(g) - len(w)) <= e.length_slack for g, w in zip(got, want))
+    print(f"{e.name}: {len(got[0])} outputs ({len(want[0])} from gr-filter), relative "
+          f"error {err:.2e}, on GPU {ours.on_gpu()}")
     checks.append(same and err <= max(e.tolerance, 1e-3) and ours.on_gpu())
 sys.exit(0 if all(checks) else 1)
