@@ -143,25 +143,31 @@ def main(argv=None):
     def gpu(n=1):
         return [gpufilter.fir_filter_ccf(1, taps, batch_size=a.batch) for _ in range(n)]
 
-    for buffers, items in (("default", 0), ("1M", big)):
-        wall, cpu = run_shape(a.items, [blocks.copy(CSIZE)], items)
-        out.writerow(row("copy", buffers, "", a.items, wall, cpu, []))
+    # Each row sets the module's switch; put back what the caller had (on by default).
+    previous = gpufilter.get_device_buffers()
+    try:
+        for buffers, items in (("default", 0), ("1M", big)):
+            wall, cpu = run_shape(a.items, [blocks.copy(CSIZE)], items)
+            out.writerow(row("copy", buffers, "", a.items, wall, cpu, []))
+            for dev in (True, False):
+                gpufilter.set_device_buffers(dev)
+                g = gpu()
+                wall, cpu = run_shape(a.items, g, items)
+                out.writerow(row("one_fir", buffers, dev, a.items, wall, cpu, g))
         for dev in (True, False):
             gpufilter.set_device_buffers(dev)
-            g = gpu()
-            wall, cpu = run_shape(a.items, g, items)
-            out.writerow(row("one_fir", buffers, dev, a.items, wall, cpu, g))
-    for dev in (True, False):
-        gpufilter.set_device_buffers(dev)
-        g = gpu(3)
-        wall, cpu = run_shape(a.items, g, big)
-        out.writerow(row("three_fir", "1M", dev, a.items, wall, cpu, g))
-        lat, _ = latency(lambda: gpu(3), a.batch)
-        gpufilter.set_device_buffers(dev)
-        lat1, _ = latency(lambda: gpu(1), a.batch)
-        out.writerow(row("three_fir_latency", "default", dev, a.batch, None, None, [], lat))
-        out.writerow(row("one_fir_latency", "default", dev, a.batch, None, None, [], lat1))
-    gpufilter.set_device_buffers(False)
+            g = gpu(3)
+            wall, cpu = run_shape(a.items, g, big)
+            out.writerow(row("three_fir", "1M", dev, a.items, wall, cpu, g))
+            lat, _ = latency(lambda: gpu(3), a.batch)
+            gpufilter.set_device_buffers(dev)
+            lat1, _ = latency(lambda: gpu(1), a.batch)
+            out.writerow(row("three_fir_latency", "default", dev, a.batch, None, None,
+                             [], lat))
+            out.writerow(row("one_fir_latency", "default", dev, a.batch, None, None,
+                             [], lat1))
+    finally:
+        gpufilter.set_device_buffers(previous)
     sys.stdout.flush()
 
 

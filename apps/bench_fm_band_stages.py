@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Where the whole-band FM receiver's time goes: the same built-in band through
 growing prefixes of the receiver's chain, each ending in null sinks, in MS/s of band
-input (docs/fm_band_receiver.md, "Performance").
+input (docs/fm_band_receiver.md, "Performance"). Each row with GPU blocks names the
+buffers between them and sets the module's switch for it: device buffers (the
+receiver's default) throughout, and the demodulator bank once with host buffers and
+once with device buffers.
 
 Usage: apps/bench_fm_band_stages.py [RATE [SAMPLES]]   (default 20e6 and 2e8)
 """
@@ -51,31 +54,37 @@ def main(argv):
             tb.connect((v, i), blocks.null_sink(gr.sizeof_float))
 
     def whole(tb, h):
-        rx = br.band_receiver(p, chans)
+        rx = br.band_receiver(p, chans)   # the module's switch, as run() sets it
         tb.connect(h, rx)
         for i in range(len(chans)):
             tb.connect((rx, i), blocks.null_sink(gr.sizeof_float))
 
-    def run(name, build):
-        tb = gr.top_block()
-        head = blocks.head(gr.sizeof_gr_complex, total)
-        tb.connect(src, head)
-        build(tb, head)
+    def run(name, build, device_buffers=None):
+        """One row; device_buffers True or False for rows with GPU blocks (the
+        module's switch while they are made), None for a row without any."""
+        previous = gpu.get_device_buffers()
+        if device_buffers is not None:
+            gpu.set_device_buffers(device_buffers)
+            name += ", device buffers" if device_buffers else ", host buffers"
+        try:
+            tb = gr.top_block()
+            head = blocks.head(gr.sizeof_gr_complex, total)
+            tb.connect(src, head)
+            build(tb, head)
+        finally:
+            gpu.set_device_buffers(previous)
         start = time.perf_counter()
         tb.run()
         wall = time.perf_counter() - start
         tb.disconnect_all()
-        print(f"{name:45s} {total / wall / 1e6:8.1f} MS/s ({wall:.2f} s)", flush=True)
+        print(f"{name:62s} {total / wall / 1e6:8.1f} MS/s ({wall:.2f} s)", flush=True)
 
     run("band source (looped file) -> head", source_only)
-    run("+ channelizer", channelizer)
-    run("+ FM demodulator bank", demod_bank)
-    previous = gpu.get_device_buffers()
-    gpu.set_device_buffers(True)
-    run("+ FM demodulator bank, device buffers", demod_bank)
-    gpu.set_device_buffers(previous)
-    run("+ vector_to_streams", to_streams)
-    run("the whole receiver (+ resamplers to 48 kHz)", whole)
+    run("+ channelizer", channelizer, True)
+    run("+ FM demodulator bank", demod_bank, False)
+    run("+ FM demodulator bank", demod_bank, True)
+    run("+ vector_to_streams", to_streams, True)
+    run("the whole receiver (+ resamplers to 48 kHz)", whole, True)
 
 
 if __name__ == "__main__":

@@ -36,10 +36,14 @@ Timing = collections.namedtuple("Timing", "seconds audio_samples on_gpu to_devic
 
 
 def time_chain(path, rate, offset, chain, taps, backend, audio_seconds,
-               device_buffers=False):
+               device_buffers=None):
     """Wall seconds for the receiver to turn audio_seconds' worth of input into audio,
     the audio samples made, whether our blocks ran on a GPU and the bytes they moved
-    to and from the device."""
+    to and from the device. Our backends ("gpu", "fallback") need device_buffers
+    True or False: each series says which buffers it times, whatever the module's
+    default."""
+    if backend != "cpu" and device_buffers is None:
+        raise ValueError("time_chain: give device_buffers=True or False for our blocks")
     tb = gr.top_block()
     src = blocks.file_source(gr.sizeof_gr_complex, path, True)
     head = blocks.head(gr.sizeof_gr_complex, int(round(audio_seconds * rate)))
@@ -86,14 +90,16 @@ def run(chain="classic", taps_list=DEFAULT_TAPS, audio_seconds=10.0, cpu_budget=
             band.tofile(f)
         # Untimed warm-up: CUDA context, module loading, page cache; both buffer kinds.
         for dev in (False, True):
-            time_chain(path, rate, offset, chain, taps_list[0], gpu_backend, 0.2, dev)
+            time_chain(path, rate, offset, chain, taps_list[0], gpu_backend, 0.2,
+                       device_buffers=dev)
         copy_s = min(time_copy(path, rate, audio_seconds) for _ in range(COPY_RUNS))
         log(f"reference: blocks.copy of the input ({COPY_BUFFER_ITEMS}-item buffers) "
             f"{copy_s:.3f} s, {audio_seconds * rate / copy_s / 1e6:.0f} MS/s")
         for taps in taps_list:
-            host = time_chain(path, rate, offset, chain, taps, gpu_backend, audio_seconds)
+            host = time_chain(path, rate, offset, chain, taps, gpu_backend, audio_seconds,
+                              device_buffers=False)
             dev = time_chain(path, rate, offset, chain, taps, gpu_backend, audio_seconds,
-                             True)
+                             device_buffers=True)
             probe_s = min(0.5, audio_seconds)
             probe = time_chain(path, rate, offset, chain, taps, "cpu", probe_s)
             predicted = probe.seconds * audio_seconds / probe_s

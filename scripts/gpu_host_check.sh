@@ -8,13 +8,15 @@
 #   MODE  tests  the whole test suite with GPUFILTER_REQUIRE_GPU=1
 #         demo   apps/gpufilter_fir_demo.py
 #         all    tests, then demo
-#         fm     the FM receiver on both chains, with host buffers and with
-#                --device-buffers, then its benchmark: CPU chain, GPU chain with host
-#                and with device buffers, blocks.copy reference (minutes)
+#         fm     the FM receiver on both chains, as it runs by default (device
+#                buffers) and with --host-buffers, then its benchmark: CPU chain, GPU
+#                chain with host and with device buffers, blocks.copy reference
+#                (minutes)
 #         band   the whole-band FM receiver (apps/gpufilter_fm_band_rx) on the built-in
-#                20 MS/s band: GPU with host buffers, GPU with device buffers, and
-#                --cpu, each for the seconds given after "band" (default 10); logs,
-#                tables and the spectrum plot in the out folder, WAVs in /tmp
+#                20 MS/s band: GPU as it runs by default (device buffers), GPU with
+#                --host-buffers, and --cpu, each for the seconds given after "band"
+#                (default 10); logs, tables and the spectrum plot in the out folder,
+#                WAVs in /tmp
 #         devbuf apps/bench_device_buffers.py (args after "devbuf" go to it, e.g.
 #                --quick) into bench_device_buffers.csv
 #         bench  bench_fir (args after "bench" go to it), then apps/bench_cupy.py and
@@ -142,15 +144,17 @@ fi
 
 if [[ $what == fm ]]; then
     for chain in wbfm classic; do
-        echo "== FM receiver, $chain chain"
+        # Device buffers (the default): its PCIe line should read 1.00x the input and
+        # 1.00x the audio decimator's output.
+        echo "== FM receiver, $chain chain (device buffers)"
         "$python" apps/gpufilter_fm_rx --chain "$chain" --seconds 10 --progress 2 \
             --wav "$out/fm_$chain.wav" 2>&1 | tee "$out/fm_rx_$chain.log"
         [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
-        # The same with device buffers, in the same log: its PCIe line should read
-        # 1.00x the input and 1.00x the audio decimator's output.
-        echo "== FM receiver, $chain chain, --device-buffers" | tee -a "$out/fm_rx_$chain.log"
+        # The same with host buffers, in the same log.
+        echo "== FM receiver, $chain chain, --host-buffers" |
+            tee -a "$out/fm_rx_$chain.log"
         "$python" apps/gpufilter_fm_rx --chain "$chain" --seconds 10 --progress 2 \
-            --device-buffers --wav "$out/fm_${chain}_devbuf.wav" 2>&1 |
+            --host-buffers --wav "$out/fm_${chain}_hostbuf.wav" 2>&1 |
             tee -a "$out/fm_rx_$chain.log"
         [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
     done
@@ -165,12 +169,13 @@ fi
 
 if [[ $what == band ]]; then
     seconds=${1:-10}
-    for variant in gpu devbuf cpu; do
-        flags=()
-        [[ $variant == devbuf ]] && flags=(--device-buffers)
-        [[ $variant == cpu ]] && flags=(--cpu)
-        [[ $variant == gpu ]] && flags=(--plot "$out/band.png")
-        echo "== whole-band FM receiver, $variant, $seconds s"
+    for variant in gpu hostbuf cpu; do
+        case $variant in
+        gpu) flags=(--plot "$out/band.png") label="GPU (device buffers, the default)" ;;
+        hostbuf) flags=(--host-buffers) label="GPU, --host-buffers" ;;
+        cpu) flags=(--cpu) label="--cpu" ;;
+        esac
+        echo "== whole-band FM receiver, $label, $seconds s"
         wavs=$(mktemp -d "${TMPDIR:-/tmp}/band_$variant.XXXXXX")
         "$python" apps/gpufilter_fm_band_rx --seconds "$seconds" --progress 2 \
             --out "$wavs" "${flags[@]}" 2>&1 | tee "$out/band_rx_$variant.log"

@@ -12,7 +12,10 @@ the threshold.
 
 Backends: "gpu" (our pfb_channelizer_vcf and fm_demod_bank_vcf, device_auto),
 "fallback" (the same on device_cpu) and "cpu" (gr-filter's pfb_channelizer_ccf and
-gr-analog's blocks per channel: what --cpu builds).
+gr-analog's blocks per channel: what --cpu builds). On a GPU the channelizer hands the
+channels to the bank in device memory (device buffers, the module's default);
+device_buffers=False moves them through host memory instead (what --host-buffers
+asks for).
 """
 
 import collections
@@ -190,9 +193,13 @@ def wav_name(offset):
 
 class band_receiver(gr.hier_block2):
     """Complex band in, one 48 kHz float stream per entry of `channels` (channelizer
-    output indices, see channel_offset) out."""
+    output indices, see channel_offset) out. `device_buffers`: True or False turns
+    device buffers on or off for the channelizer and the bank (the module's switch,
+    gpufilter.set_device_buffers, is set while they are made, then put back); None
+    (default) uses the module's switch, which is on unless a program turned it off.
+    The CPU fallback never uses them."""
 
-    def __init__(self, p, channels, backend="gpu", batch_size=None):
+    def __init__(self, p, channels, backend="gpu", batch_size=None, device_buffers=None):
         nsel = len(channels)
         gr.hier_block2.__init__(self, "band_receiver",
                                 gr.io_signature(1, 1, gr.sizeof_gr_complex),
@@ -202,6 +209,17 @@ class band_receiver(gr.hier_block2):
         if not channels:
             raise rx_error("no channel to receive")
         self.plan, self.backend, self.channels = p, backend, list(channels)
+        previous = gpu.get_device_buffers()
+        if device_buffers is not None and backend != "cpu":
+            gpu.set_device_buffers(bool(device_buffers))
+        try:
+            self.device_buffers = backend != "cpu" and gpu.get_device_buffers()
+            self._build(p, list(channels), backend, batch_size)
+        finally:
+            gpu.set_device_buffers(previous)
+
+    def _build(self, p, channels, backend, batch_size):
+        nsel = len(channels)
         ctaps, ataps = channel_taps(p), audio_taps(p)
         self.gpu_blocks = []
         tails = []

@@ -14,9 +14,10 @@ GPU: the samples never meet a CPU block between them); the cheap stages at 48 kH
 (IF removal, de-emphasis, resampler) are GNU Radio's.
 Backends: "gpu" (our blocks, device_auto), "fallback" (our blocks, device_cpu: their
 CPU path) and "cpu" (GNU Radio's own blocks: gr-filter, gr-analog, gr-blocks; what
---cpu builds). device_buffers=True makes our blocks hand their samples to each other
-in device memory (gpufilter.set_device_buffers for this receiver's blocks): on a GPU
-the chain then crosses PCIe once each way.
+--cpu builds). On a GPU our blocks hand their samples to each other in device memory
+(device buffers, the module's default: the chain crosses PCIe once each way);
+device_buffers=False makes this receiver's blocks move them through host buffers
+instead, each block copying its own input and output (what --host-buffers asks for).
 """
 
 import collections
@@ -160,9 +161,11 @@ class fm_receiver(gr.hier_block2):
     uses taps|1: firdes.hilbert needs an odd count). `batch_size` (GPU blocks) defaults
     to the module's; `latency` (s), when given, caps each GPU block's batch to that
     much of its input, for an audio sink. `device_buffers`: True or False turns
-    device buffers on or off for this receiver's blocks (the module's switch is set
-    while they are made, then put back); None (default) leaves the module's switch as
-    it is. The CPU fallback never uses them (see docs/architecture.md)."""
+    device buffers on or off for this receiver's blocks (the module's switch,
+    gpufilter.set_device_buffers, is set while they are made, then put back); None
+    (default) uses the module's switch as it is, which is on unless a program turned
+    it off. The attribute `device_buffers` says whether they were on. The CPU
+    fallback never uses them (see docs/architecture.md)."""
 
     def __init__(self, rate, offset, chain="wbfm", taps=256, backend="gpu",
                  batch_size=None, latency=None, device_buffers=None):
@@ -258,8 +261,8 @@ class fm_receiver(gr.hier_block2):
     def pcie_bytes(self):
         """(to the device, from the device): the bytes of samples our blocks moved
         across PCIe so far. With device buffers on a GPU that is the input once and
-        the audio decimator's output once; without, every GPU block's input and
-        output. (0, 0) on the CPU fallback and for "cpu"."""
+        the audio decimator's output once; with host buffers, every GPU block's
+        input and output. (0, 0) on the CPU fallback and for "cpu"."""
         return (sum(b.bytes_to_device() for b in self.gpu_blocks),
                 sum(b.bytes_from_device() for b in self.gpu_blocks))
 

@@ -30,12 +30,15 @@ class qa_device_buffers(gr_unittest.TestCase):
     def setUpClass(cls):
         cls.gpus = gpu_count()
         cls.emulated = cls.gpus == 0
+        # The module's switch as the suite found it (on by default): every test sets
+        # it as it needs, and each is followed by this value again.
+        cls.switch = gpufilter.get_device_buffers()
         hooks.emulate_device_buffers(cls.emulated)
 
     @classmethod
     def tearDownClass(cls):
         hooks.emulate_device_buffers(False)
-        gpufilter.set_device_buffers(False)
+        gpufilter.set_device_buffers(cls.switch)
 
     def setUp(self):
         rng = np.random.default_rng(11)
@@ -44,7 +47,15 @@ class qa_device_buffers(gr_unittest.TestCase):
         self.taps = [random_samples(rng, n, False).tolist() for n in (31, 64, 17)]
 
     def tearDown(self):
-        gpufilter.set_device_buffers(False)
+        gpufilter.set_device_buffers(self.switch)
+
+    def test_on_by_default(self):
+        """A program starts with device buffers on; the switch reads back what was
+        set."""
+        self.assertTrue(self.switch)
+        for on in (False, True):
+            gpufilter.set_device_buffers(on)
+            self.assertEqual(gpufilter.get_device_buffers(), on)
 
     # ---- helpers ----
 
@@ -479,7 +490,9 @@ class qa_device_buffers(gr_unittest.TestCase):
                 self.assertEqual((up, down), (3 * nbytes, 3 * nbytes))
 
     def test_cpu_fallback_unchanged(self):
-        """Blocks on the CPU fallback never declare device buffers (no emulation)."""
+        """Blocks on the CPU fallback never declare device buffers (no emulation),
+        even with the switch on."""
+        gpufilter.set_device_buffers(True)
         hooks.emulate_device_buffers(False)
         try:
             before = hooks.device_buffer_bytes()

@@ -3,9 +3,11 @@
 """The whole-band FM receiver on a small generated band (2.4 MS/s, 12 channels):
 every detected station's WAV correlates with its own audio and not with its
 neighbours', empty channels and stations below the threshold give no WAV, weak
-stations above it are received; gpufilter_fm_band_rx's errors are one line. Without
-a GPU the receiver runs its CPU fallback (with GPUFILTER_REQUIRE_GPU=1 the default
-backend must be on the GPU)."""
+stations above it are received; the channelizer hands the channels to the bank in
+device memory by default, with the same audio as through host memory;
+gpufilter_fm_band_rx's default, --host-buffers and --cpu, and its errors (one
+line). Without a GPU the receiver runs its CPU fallback (with GPUFILTER_REQUIRE_GPU=1
+the default backend must be on the GPU)."""
 
 import importlib.util
 import os
@@ -89,14 +91,18 @@ class qa_fm_band_receiver(gr_unittest.TestCase):
         self.assertEqual([s.offset for s in found],
                          [STATIONS[k].offset for k in RECEIVED if k != 4])
 
-    def receive(self, p, chans, backend):
+    def receive(self, p, chans, backend, device_buffers=None):
+        """The receiver's outputs; self.rx is the receiver, self.held the bytes of
+        device buffers its flowgraph holds."""
         tb = gr.top_block()
-        rx = br.band_receiver(p, chans, backend)
+        rx = br.band_receiver(p, chans, backend, device_buffers=device_buffers)
         sinks = [blocks.vector_sink_f() for _ in chans]
         tb.connect(blocks.vector_source_c(self.band, False), rx)
         for i, s in enumerate(sinks):
             tb.connect((rx, i), s)
+        before = hooks.device_buffer_bytes()
         tb.run()
+        self.rx, self.held = rx, hooks.device_buffer_bytes() - before
         if backend == "gpu" and GPU_REQUIRED:
             self.assertTrue(rx.on_gpu())
         return [np.array(s.data()) for s in sinks]
@@ -113,38 +119,66 @@ class qa_fm_band_receiver(gr_unittest.TestCase):
 
     def test_003_device_buffers(self):
         """Channelizer and demodulator bank hand the channels over in device memory
-        (emulated in host memory without a GPU): the same audio as with host
-        buffers."""
+        (emulated in host memory without a GPU), by default and with
+        device_buffers=True; device_buffers=False keeps them in host memory; the
+        same audio every way, and the module's switch is left as it was."""
         p = br.band_plan(RATE)
         chans = [int(round(STATIONS[i].offset / p.spacing)) % p.nchan for i in RECEIVED]
         backend = "gpu" if gpu_count() else "fallback"
+        self.assertTrue(gpufilter.get_device_buffers())   # the module's default
         hooks.emulate_device_buffers(not gpu_count())
+        outs = {}
         try:
-            gpufilter.set_device_buffers(True)
-            on = self.receive(p, chans, backend)
+            for what in (None, True, False):
+                outs[what] = self.receive(p, chans, backend, device_buffers=what)
+                on = what is not False
+                self.assertEqual(self.rx.device_buffers, on, what)
+                if on:
+                    self.assertGreater(self.held, 0, what)
+                else:
+                    self.assertLessEqual(self.held, 0, what)
+                self.assertTrue(gpufilter.get_device_buffers(), what)
         finally:
-            gpufilter.set_device_buffers(False)
             hooks.emulate_device_buffers(False)
-        off = self.receive(p, chans, backend)
-        for a, b in zip(on, off):
-            self.assertEqual(len(a), len(b))
-            np.testing.assert_allclose(a, b, rtol=0, atol=1e-5)
+        for what in (None, True):
+            for a, b in zip(outs[what], outs[False]):
+                self.assertEqual(len(a), len(b))
+                self.assertGreater(len(a), 0.95 * 48000)
+                np.testing.assert_allclose(a, b, rtol=0, atol=1e-5)
+        for y, k in zip(outs[None], RECEIVED):
+            self.check_station(y, k, "device buffers")
 
     def run_app(self, *args):
         return subprocess.run([sys.executable, APP, *args], capture_output=True,
                               text=True, timeout=300)
 
     def test_004_app(self):
-        for cpu in (False, True):
-            out = os.path.join(self.tmp, "cpu" if cpu else "gpu")
+        """The default receiver (device buffers), --host-buffers and --cpu: the same
+        WAVs, and the receiver line says which buffers ran."""
+        for name, flags in (("gpu", []), ("hostbuf", ["--host-buffers"]),
+                            ("cpu", ["--cpu"])):
+            cpu = name == "cpu"
+            out = os.path.join(self.tmp, name)
             plot = os.path.join(self.tmp, "band.png")
             run = self.run_app("--input", self.cf32, "--rate", str(RATE), "--out", out,
-                               "--progress", "0", "--plot", plot, *(["--cpu"] if cpu else []))
+                               "--progress", "0", "--plot", plot, *flags)
             self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
             print(run.stdout)
             if GPU_REQUIRED and not cpu:
                 self.assertIn("receiver: gr-gpufilter on ", run.stdout)
                 self.assertNotIn("fallback", run.stdout)
+            receiver = next(line for line in run.stdout.splitlines()
+                            if line.startswith("receiver: "))
+            if cpu:
+                self.assertNotIn("buffers", receiver)
+            elif gpu_count():
+                self.assertIn("device buffers from the channelizer to the bank"
+                              if name == "gpu" else "host buffers (--host-buffers)",
+                              receiver)
+            else:
+                self.assertIn("CPU fallback", receiver)
+                self.assertEqual("device buffers unused there" in receiver,
+                                 name == "gpu", receiver)
             if HAVE_MATPLOTLIB:
                 self.assertTrue(os.path.isfile(plot))
             else:  # the receiver says so and carries on
@@ -154,7 +188,7 @@ class qa_fm_band_receiver(gr_unittest.TestCase):
                                            for k in RECEIVED))
             for k in RECEIVED:
                 y = read_wav(os.path.join(out, br.wav_name(STATIONS[k].offset)))
-                self.check_station(y, k, ("app", cpu))
+                self.check_station(y, k, ("app", name))
             self.assertIn("+200", run.stdout)   # the table
 
     def test_005_builtin_band(self):
@@ -180,6 +214,8 @@ class qa_fm_band_receiver(gr_unittest.TestCase):
             (["--rate", "nan"], "--rate: must be a finite number"),
             (["--spacing", "0"], "--spacing: 0 is out of range"),
             (["--format", "cu8"], "--format applies to --input only"),
+            (["--cpu", "--host-buffers"],
+             "--host-buffers applies to the GPU receiver, not to --cpu"),
         ]
         for args, message in cases:
             with self.subTest(args=args):

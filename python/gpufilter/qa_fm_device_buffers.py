@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The FM receiver's chains with device buffers: the same audio with them on and off
-(emulated in host memory without a GPU; on a GPU, one upload and one download), and
+(emulated in host memory without a GPU; on a GPU, one upload and one download); the
+receiver's device_buffers argument against the module's switch (on by default); and
 the benchmark's three series (CPU chain, GPU chain with host and with device buffers)
 with its blocks.copy reference, through the CSV and the plot."""
 
@@ -55,14 +56,16 @@ class qa_fm_device_buffers(gr_unittest.TestCase):
         return rx, np.array(sink.data()), held
 
     def test_001_same_audio(self):
+        # The module's switch as a program finds it: on.
+        self.assertTrue(fm_receiver.gpu.get_device_buffers())
         for chain in fm_receiver.CHAINS:
             with self.subTest(chain=chain):
                 rx_on, on, held_on = self.receive(chain, True)
                 rx_off, off, held_off = self.receive(chain, False)
                 self.assertTrue(rx_on.device_buffers)
                 self.assertFalse(rx_off.device_buffers)
-                # The receiver's own switch leaves the module's as it was.
-                self.assertFalse(fm_receiver.gpu.get_device_buffers())
+                # The receiver's own switch leaves the module's as it was: on.
+                self.assertTrue(fm_receiver.gpu.get_device_buffers())
                 # Device-side edges exist only with them on, between the GPU stages.
                 n = len(rx_on.gpu_blocks)
                 self.assertGreaterEqual(held_on, (n - 1) * 1024 * 4, chain)
@@ -88,6 +91,28 @@ class qa_fm_device_buffers(gr_unittest.TestCase):
                 else:
                     self.assertEqual((up, down), (0, 0))
 
+    def test_001b_module_switch(self):
+        """device_buffers=None follows the module's switch; True or False overrides
+        it for the receiver's blocks only, and the switch is put back either way."""
+        gpu = fm_receiver.gpu
+        previous = gpu.get_device_buffers()
+        self.addCleanup(gpu.set_device_buffers, previous)
+        for switch in (True, False):
+            gpu.set_device_buffers(switch)
+            with self.subTest(switch=switch):
+                rx, audio, held = self.receive("wbfm", None)
+                self.assertEqual(rx.device_buffers, switch)
+                self.assertEqual(held > 0, switch)
+                self.assertEqual(len(audio), int(SECONDS * fm_receiver.AUDIO_RATE))
+                self.assertEqual(gpu.get_device_buffers(), switch)
+                rx, _, held = self.receive("wbfm", not switch)
+                self.assertEqual(rx.device_buffers, not switch)
+                self.assertEqual(held > 0, not switch)
+                self.assertEqual(gpu.get_device_buffers(), switch)
+                # The CPU chain uses none, whatever the switch says.
+                cpu = fm_receiver.fm_receiver(RATE, STATIONS[2], "wbfm", 128, "cpu")
+                self.assertFalse(cpu.device_buffers)
+
     def test_002_benchmark_three_series(self):
         """fm_bench on small sizes: the CPU chain and the GPU chain with host and with
         device buffers per tap count, the blocks.copy reference, the CSV back and the
@@ -97,6 +122,10 @@ class qa_fm_device_buffers(gr_unittest.TestCase):
             import fm_bench
         finally:
             sys.path.remove(APPS)
+        # Each GPU series names its buffers, whatever the module's switch says.
+        with self.assertRaises(ValueError):
+            fm_bench.time_chain("unused.cf32", RATE, 300e3, "classic", 16, self.backend,
+                                0.1)
         lines = []
         rows = fm_bench.run("classic", [16, 48], 0.1, 5.0, gpu_backend=self.backend,
                             log=lines.append)

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The FM receiver on the generated band: each chain on each backend gives back each
 station's audio (correlation >= 0.9 after delay alignment) and not its neighbours';
-the IQ file formats; apps/gpufilter_fm_rx's bad-input errors, --device-buffers and
-Ctrl-C. Device buffers in the chains and the benchmark's series: qa_fm_device_buffers."""
+the IQ file formats; apps/gpufilter_fm_rx's bad-input errors, its default (device
+buffers) against --host-buffers, and Ctrl-C. Device buffers in the chains and the
+benchmark's series: qa_fm_device_buffers."""
 
 import os
 import shutil
@@ -193,21 +194,36 @@ class qa_fm_receiver(gr_unittest.TestCase):
         with wave.open(out, "rb") as w:
             self.assertEqual((w.getframerate(), w.getnframes()), (48000, 24000))
 
-    def test_010b_app_device_buffers(self):
-        """--device-buffers: the same WAV; on a GPU the input crosses PCIe once and
-        the audio decimator's output once."""
-        out = os.path.join(self.tmp, "devbuf.wav")
-        run = self.run_app("--chain", "classic", "--seconds", "0.5", "--device-buffers",
-                           "--wav", out)
-        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
-        with wave.open(out, "rb") as w:
-            self.assertEqual((w.getframerate(), w.getnframes()), (48000, 24000))
+    def test_010b_app_buffers(self):
+        """The default run (device buffers) and --host-buffers give the same WAV and
+        say which buffers they used; on a GPU the default's input crosses PCIe once
+        and the audio decimator's output once, with host buffers more."""
+        wavs, said = {}, {}
+        for name, flags in (("default", []), ("host", ["--host-buffers"])):
+            out = os.path.join(self.tmp, f"buffers_{name}.wav")
+            run = self.run_app("--chain", "classic", "--seconds", "0.5", *flags,
+                               "--wav", out)
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+            with wave.open(out, "rb") as w:
+                self.assertEqual((w.getframerate(), w.getnframes()), (48000, 24000))
+                wavs[name] = np.frombuffer(w.readframes(24000), "<i2").astype(int)
+            said[name] = run.stdout
+        self.assertGreater(np.std(wavs["default"]), 100)   # audio, not silence
+        # 16-bit audio from the same chain: at most a rounding step apart.
+        self.assertLessEqual(np.max(np.abs(wavs["default"] - wavs["host"])), 1)
         if gpu_count():
-            self.assertIn("device buffers", run.stdout)
-            self.assertIn("(1.00x the input)", run.stdout)
-            self.assertIn("(1.00x the audio decimator's output)", run.stdout)
+            self.assertIn(", device buffers", said["default"])
+            self.assertIn("(1.00x the input)", said["default"])
+            self.assertIn("(1.00x the audio decimator's output)", said["default"])
+            self.assertIn("device buffers: 1.00x each way", said["default"])
+            self.assertIn(", host buffers (--host-buffers)", said["host"])
+            self.assertNotIn("(1.00x the input)", said["host"])
+            self.assertIn("without --host-buffers: 1.00x each way", said["host"])
         else:
-            self.assertIn("device buffers unused there", run.stdout)
+            self.assertIn("CPU fallback", said["default"])
+            self.assertIn("device buffers unused there", said["default"])
+            self.assertIn("CPU fallback", said["host"])
+            self.assertNotIn("device buffers", said["host"])
 
     def test_011_app_bad_inputs(self):
         cases = [
@@ -239,8 +255,12 @@ class qa_fm_receiver(gr_unittest.TestCase):
             (["--benchmark", "--bench-taps", "16,10000000"], "--bench-taps 10000000"),
             (["--benchmark", "--bench-audio-seconds", "nan"], "must be a finite number"),
             (["--benchmark", "--bench-cpu-budget", "0"], "0 is out of range"),
-            (["--cpu", "--device-buffers"], "--device-buffers applies to the GPU chain"),
-            (["--benchmark", "--device-buffers"], "does not apply to --benchmark"),
+            (["--cpu", "--host-buffers"], "--host-buffers applies to the GPU chain, "
+             "not to --cpu"),
+            (["--benchmark", "--host-buffers"],
+             "--host-buffers does not apply to --benchmark"),
+            (["--plot-from", self.cf32, "--plot", "x.png", "--host-buffers"],
+             "--host-buffers does not apply to --benchmark or --plot-from"),
         ]
         for args, message in cases:
             run = self.run_app(*args)

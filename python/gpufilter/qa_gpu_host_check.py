@@ -44,6 +44,7 @@ class qa_gpu_host_check(gr_unittest.TestCase):
               open(SCRIPT).read(), executable=True)
         write(os.path.join(self.checkout, "apps", "gpufilter_fir_demo.py"), FAKE_DEMO)
         write(os.path.join(self.checkout, "apps", "gpufilter_fm_rx"), FAKE_ARGS)
+        write(os.path.join(self.checkout, "apps", "gpufilter_fm_band_rx"), FAKE_ARGS)
         write(os.path.join(self.checkout, "apps", "bench_device_buffers.py"), FAKE_DEVBUF)
         runtime = os.path.join(self.tmp, "pack", "gr-runtime")
         write(os.path.join(runtime, "env.sh"), ENV_SH)
@@ -61,6 +62,7 @@ class qa_gpu_host_check(gr_unittest.TestCase):
     def run_check(self, args, out_env=None, cwd=None):
         env = {k: v for k, v in os.environ.items() if k != "OUT"}
         env["GPUFILTER_BUNDLE_DIR"] = self.unpack
+        env["TMPDIR"] = self.tmp   # band's WAV folders
         if out_env:
             env["OUT"] = out_env
         return subprocess.run(["bash", os.path.join(self.checkout, "scripts",
@@ -106,9 +108,10 @@ class qa_gpu_host_check(gr_unittest.TestCase):
 
         self.assertIn("--python PY", run.stderr)   # the whole usage text
 
-    def test_005_fm_runs_device_buffers(self):
-        """fm: each chain with host buffers and with --device-buffers, then the
-        benchmark (which times both kinds of buffer itself)."""
+    def test_005_fm_runs_both_buffers(self):
+        """fm: each chain as it runs by default (device buffers) and with
+        --host-buffers, then the benchmark (which times both kinds of buffer
+        itself)."""
         out = os.path.join(self.tmp, "fm_out")
         run = self.run_check(["--out", out, "fm"])
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
@@ -116,13 +119,34 @@ class qa_gpu_host_check(gr_unittest.TestCase):
             with open(os.path.join(out, f"fm_rx_{chain}.log")) as f:
                 calls = [line for line in f if line.startswith("stand-in")]
             self.assertEqual(len(calls), 2, calls)
-            self.assertNotIn("--device-buffers", calls[0])
-            self.assertIn("--device-buffers", calls[1])
-            self.assertIn(f"fm_{chain}_devbuf.wav", calls[1])
+            self.assertNotIn("-buffers", calls[0])
+            self.assertIn(f"--chain {chain} ", calls[0])
+            self.assertIn(f"fm_{chain}.wav", calls[0])
+            self.assertIn("--host-buffers", calls[1])
+            self.assertIn(f"fm_{chain}_hostbuf.wav", calls[1])
         with open(os.path.join(out, "fm_bench_classic.log")) as f:
             bench = f.read()
         self.assertIn("--benchmark", bench)
         self.assertIn("fm_bench_classic.csv", bench)
+
+    def test_005b_band(self):
+        """band: the default receiver (device buffers, with the plot), --host-buffers
+        and --cpu, each for the seconds given, each in a log of its own."""
+        out = os.path.join(self.tmp, "band_out")
+        run = self.run_check(["--out", out, "band", "3"])
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertIn("GPU (device buffers, the default), 3 s", run.stdout)
+        self.assertIn("GPU, --host-buffers, 3 s", run.stdout)
+        want = {"gpu": "--plot", "hostbuf": "--host-buffers", "cpu": "--cpu"}
+        for variant, flag in want.items():
+            with open(os.path.join(out, f"band_rx_{variant}.log")) as f:
+                calls = [line for line in f if line.startswith("stand-in")]
+            self.assertEqual(len(calls), 1, calls)
+            self.assertIn("--seconds 3 ", calls[0])
+            self.assertIn(flag, calls[0])
+            for other in want.values():
+                if other != flag:
+                    self.assertNotIn(other, calls[0])
 
     def test_006_devbuf(self):
         """devbuf: apps/bench_device_buffers.py with the arguments after the mode,
