@@ -3,9 +3,13 @@
 """Flowgraph benchmark of device buffers: one GPU fir_filter_ccf against blocks.copy
 (default and 1M-item buffers), and three chained GPU filters with device buffers on
 and off: rate, host CPU time (user + system) per sample, and the latency of one batch
-through the chain. Every row is one whole flowgraph run; prints CSV.
+through the chain. The "plumbing" row is the same flowgraph without any filter (null
+source, head, null sink): its CPU time is in every row, so a chain's own CPU time is
+its row's less that one. Every row is the median of --repeat whole flowgraph runs (by
+time); prints CSV.
 
-    bench_device_buffers.py [--items N] [--taps 256] [--batch 262144] [--quick]
+    bench_device_buffers.py [--items N] [--taps 256] [--batch 262144] [--repeat 3]
+                            [--quick]
 """
 
 import argparse
@@ -131,10 +135,13 @@ def main(argv=None):
     p.add_argument("--items", type=int, default=200_000_000)
     p.add_argument("--taps", type=int, default=256)
     p.add_argument("--batch", type=int, default=gpufilter.default_batch_size)
+    p.add_argument("--repeat", type=int, default=3, help="runs per row (median)")
     p.add_argument("--quick", action="store_true", help="small sizes (a smoke test)")
     a = p.parse_args(argv)
+    if a.repeat < 1:
+        p.error("--repeat: must be >= 1")
     if a.quick:
-        a.items, a.batch = 400_000, 16384
+        a.items, a.batch, a.repeat = 400_000, 16384, 1
     taps = taps_of(a.taps)
     big = 1 << 20
     out = csv.DictWriter(sys.stdout, FIELDS)
@@ -143,21 +150,29 @@ def main(argv=None):
     def gpu(n=1):
         return [gpufilter.fir_filter_ccf(1, taps, batch_size=a.batch) for _ in range(n)]
 
+    def median_run(middle_of, items):
+        """(wall, cpu, blocks) of the run with the median time of a.repeat runs."""
+        runs = []
+        for _ in range(a.repeat):
+            middle = middle_of()
+            runs.append(run_shape(a.items, middle, items) + (middle,))
+        return sorted(runs, key=lambda r: r[0])[len(runs) // 2]
+
     # Each row sets the module's switch; put back what the caller had (on by default).
     previous = gpufilter.get_device_buffers()
     try:
+        wall, cpu, _ = median_run(lambda: [], big)
+        out.writerow(row("plumbing", "1M", "", a.items, wall, cpu, []))
         for buffers, items in (("default", 0), ("1M", big)):
-            wall, cpu = run_shape(a.items, [blocks.copy(CSIZE)], items)
+            wall, cpu, _ = median_run(lambda: [blocks.copy(CSIZE)], items)
             out.writerow(row("copy", buffers, "", a.items, wall, cpu, []))
             for dev in (True, False):
                 gpufilter.set_device_buffers(dev)
-                g = gpu()
-                wall, cpu = run_shape(a.items, g, items)
+                wall, cpu, g = median_run(gpu, items)
                 out.writerow(row("one_fir", buffers, dev, a.items, wall, cpu, g))
         for dev in (True, False):
             gpufilter.set_device_buffers(dev)
-            g = gpu(3)
-            wall, cpu = run_shape(a.items, g, big)
+            wall, cpu, g = median_run(lambda: gpu(3), big)
             out.writerow(row("three_fir", "1M", dev, a.items, wall, cpu, g))
             lat, _ = latency(lambda: gpu(3), a.batch)
             gpufilter.set_device_buffers(dev)
