@@ -227,8 +227,16 @@ class qa_pfb_arb_resampler(gr_unittest.TestCase):
             (_, got_tags, _), (_, want_tags, _) = self.run_pair(
                 True, rate, taps, x, tags=tags, batch_size=1000)
             key = lambda ts: sorted((t.offset, pmt.to_long(t.value)) for t in ts)
-            self.assertEqual(key(got_tags), key(want_tags), f"rate={rate}")
-            # Both leave the tag in the last, unread samples behind.
+            # Above rate 1 where each block stops reading depends on its call sizes
+            # (test_set_rate_and_set_taps_mid_stream): a tag among the last 40 samples may be passed
+            # on by one and not the other; a tag both pass on is at the same offset.
+            end = n - 40
+            early = lambda ts: [k for k in key(ts) if k[1] < end]
+            self.assertEqual(early(got_tags), early(want_tags), f"rate={rate}")
+            late_got = {v: o for o, v in key(got_tags) if v >= end}
+            late_want = {v: o for o, v in key(want_tags) if v >= end}
+            for v in late_got.keys() & late_want.keys():
+                self.assertEqual(late_got[v], late_want[v], f"rate={rate}, tag {v}")
             self.assertGreaterEqual(len(got_tags), len(offsets) - 1)
 
     def test_bad_parameters_raise_value_error_naming_them(self):
