@@ -9,7 +9,9 @@ its row's less that one. Every row is the median of --repeat whole flowgraph run
 time); prints CSV.
 
     bench_device_buffers.py [--items N] [--taps 256] [--batch 262144] [--repeat 3]
-                            [--quick]
+                            [--csv FILE] [--quick]
+
+--csv FILE: the CSV into FILE as well (GNU Radio's log lines share standard output).
 """
 
 import argparse
@@ -61,6 +63,26 @@ def row(case, buffers, dev, items, wall, cpu, gpu_blocks, latency=None):
              mb_from_device=f"{sum(g.bytes_from_device() for g in gpu_blocks) / 1e6:.1f}",
              on_gpu=all(g.on_gpu() for g in gpu_blocks) if gpu_blocks else "")
     return r
+
+
+class rows_out:
+    """The CSV on standard output and, given a path, in that file as well (each row
+    flushed, so a run cut short still leaves its rows)."""
+
+    def __init__(self, path):
+        self.files = [sys.stdout] + ([open(path, "w", newline="")] if path else [])
+        self.writers = [csv.DictWriter(f, FIELDS) for f in self.files]
+        for w in self.writers:
+            w.writeheader()
+
+    def writerow(self, r):
+        for f, w in zip(self.files, self.writers):
+            w.writerow(r)
+            f.flush()
+
+    def close(self):
+        for f in self.files[1:]:
+            f.close()
 
 
 def run_shape(n_items, middle, buffer_items):
@@ -136,6 +158,7 @@ def main(argv=None):
     p.add_argument("--taps", type=int, default=256)
     p.add_argument("--batch", type=int, default=gpufilter.default_batch_size)
     p.add_argument("--repeat", type=int, default=3, help="runs per row (median)")
+    p.add_argument("--csv", help="also write the CSV into this file")
     p.add_argument("--quick", action="store_true", help="small sizes (a smoke test)")
     a = p.parse_args(argv)
     if a.repeat < 1:
@@ -144,8 +167,7 @@ def main(argv=None):
         a.items, a.batch, a.repeat = 400_000, 16384, 1
     taps = taps_of(a.taps)
     big = 1 << 20
-    out = csv.DictWriter(sys.stdout, FIELDS)
-    out.writeheader()
+    out = rows_out(a.csv)
 
     def gpu(n=1):
         return [gpufilter.fir_filter_ccf(1, taps, batch_size=a.batch) for _ in range(n)]
@@ -183,7 +205,7 @@ def main(argv=None):
                              [], lat1))
     finally:
         gpufilter.set_device_buffers(previous)
-    sys.stdout.flush()
+        out.close()
 
 
 if __name__ == "__main__":

@@ -187,8 +187,8 @@ fi
 
 if [[ $what == devbuf ]]; then
     echo "== apps/bench_device_buffers.py $*"
-    "$python" apps/bench_device_buffers.py "$@" >"$out/bench_device_buffers.csv" \
-        2>"$out/bench_device_buffers.log" || status=1
+    "$python" apps/bench_device_buffers.py --csv "$out/bench_device_buffers.csv" "$@" \
+        >"$out/bench_device_buffers.log" 2>&1 || status=1
     cat "$out/bench_device_buffers.csv"
     tail -5 "$out/bench_device_buffers.log"
 fi

@@ -24,7 +24,9 @@ FAKE_SMI = "#!/bin/sh\necho 'name, driver_version'\necho 'Stand-in GPU, 0'\n"
 FAKE_DEMO = "print('stand-in demo ran')\n"
 # Stand-ins that say how they were called.
 FAKE_ARGS = "import sys\nprint('stand-in', *sys.argv)\n"
-FAKE_DEVBUF = "import sys\nprint('case,items')\nprint('copy', *sys.argv[1:])\n"
+FAKE_DEVBUF = ("import sys\na = sys.argv[1:]\npath = a.pop(a.index('--csv') + 1)\n"
+               "a.remove('--csv')\nopen(path, 'w').write('case,items\\ncopy ' + ' '.join(a)"
+               " + '\\n')\nprint('stand-in log line')\n")
 
 
 def write(path, text, executable=False):

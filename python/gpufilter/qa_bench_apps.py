@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The flowgraph benchmarks of device buffers run end to end on small sizes (on the
+CPU fallback where there is no GPU): apps/bench_device_buffers.py gives every row of
+its table, and apps/bench_block_times.py reports every block of its two chains.
+Their numbers are measured on a GPU host (docs/benchmarks.md); here they must run,
+and say what they measured."""
+
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+
+from gnuradio import gr_unittest
+
+APPS = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                     "..", "apps"))
+
+
+def run(app, *args):
+    proc = subprocess.run([sys.executable, os.path.join(APPS, app), *args],
+                          capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        raise AssertionError(f"{app} exited {proc.returncode}: {proc.stderr[-2000:]}")
+    return proc.stdout
+
+
+class qa_bench_apps(gr_unittest.TestCase):
+
+    def test_device_buffer_benchmark_rows(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "rows.csv")
+            printed = run("bench_device_buffers.py", "--quick", "--csv", path)
+            with open(path) as f:
+                rows = list(csv.DictReader(f))
+        self.assertIn("plumbing,1M,", printed)  # the table on standard output too
+        cases = [(r["case"], r["buffers"], r["device_buffers"]) for r in rows]
+        for want in [("plumbing", "1M", ""), ("copy", "default", ""), ("copy", "1M", ""),
+                     ("one_fir", "default", "True"), ("one_fir", "1M", "False"),
+                     ("three_fir", "1M", "True"), ("three_fir", "1M", "False"),
+                     ("three_fir_latency", "default", "True")]:
+            self.assertIn(want, cases)
+        for r in rows:
+            if r["case"].endswith("latency"):
+                self.assertGreater(float(r["latency_ms"]), 0.0, r)
+            else:
+                self.assertEqual(int(r["items"]), 400_000, r)
+                self.assertGreater(float(r["msps"]), 0.0, r)
+                self.assertGreaterEqual(float(r["cpu_ns_per_sample"]), 0.0, r)
+
+    def test_block_times_name_every_block(self):
+        out = run("bench_block_times.py", "--items", "2e5", "--taps", "64")
+        titles = [line for line in out.splitlines() if "MS/s of input" in line]
+        self.assertEqual(len(titles), 4, out)
+        for name in ("fir_filter_ccf #3", "head", "file_source",
+                     "gpu_freq_xlating_fir_filter_ccc", "gpu_quadrature_demod_cf"):
+            self.assertIn(name, out)
+        self.assertEqual(out.count("host CPU:"), 4, out)
+        # Each chain's blocks made calls and produced items.
+        for line in out.splitlines():
+            if line.startswith("  fir_filter_ccf #"):
+                work_s, share, calls, per_call = line.split()[-4:]
+                self.assertGreater(float(calls), 0, line)
+                self.assertGreater(float(per_call), 0, line)
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_bench_apps)
