@@ -33,27 +33,29 @@ def deemph_taps(rate, tau):
     return [b0, b0], [1.0, -p1]
 
 
+def gr_chain(decim, taps, rate, deviation, tau):
+    """GNU Radio's blocks for one channel: demodulator, FIR, de-emphasis (tau > 0)."""
+    chain = [analog.quadrature_demod_cf(rate / (2 * math.pi * deviation)),
+             filter.fir_filter_fff(decim, taps)]
+    if tau > 0:
+        chain.append(filter.iir_filter_ffd(*deemph_taps(rate / decim, tau), False))
+    return chain
+
+
 def reference(x, chans, decim, taps, rate, deviation, tau):
     """Each channel through GNU Radio's blocks: a list of float arrays."""
     tb = gr.top_block()
     sinks = []
-    gain = rate / (2 * math.pi * deviation)
     for c in chans:
-        src = blocks.vector_source_c(x[:, c].tolist(), False)
-        demod = analog.quadrature_demod_cf(gain)
-        fir = filter.fir_filter_fff(decim, taps)
-        sink = blocks.vector_sink_f()
-        if tau > 0:
-            b, a = deemph_taps(rate / decim, tau)
-            tb.connect(src, demod, fir, filter.iir_filter_ffd(b, a, False), sink)
-        else:
-            tb.connect(src, demod, fir, sink)
-        sinks.append(sink)
+        sinks.append(blocks.vector_sink_f())
+        tb.connect(blocks.vector_source_c(x[:, c].tolist(), False),
+                   *gr_chain(decim, taps, rate, deviation, tau), sinks[-1])
     tb.run()
     return [np.array(s.data()) for s in sinks]
 
 
-def bank(x, chans, decim, taps, rate, deviation, tau, device):
+def bank_flowgraph(x, chans, decim, taps, rate, deviation, tau, device):
+    """vector source of x -> the block -> vector sink: (tb, source, block, sink)."""
     nchan = x.shape[1]
     tb = gr.top_block()
     src = blocks.vector_source_c(x.ravel().tolist(), False, nchan)
@@ -61,6 +63,11 @@ def bank(x, chans, decim, taps, rate, deviation, tau, device):
                                       device, 4099)
     sink = blocks.vector_sink_f(len(chans))
     tb.connect(src, blk, sink)
+    return tb, src, blk, sink
+
+
+def bank(x, chans, decim, taps, rate, deviation, tau, device):
+    tb, _, blk, sink = bank_flowgraph(x, chans, decim, taps, rate, deviation, tau, device)
     tb.run()
     return np.array(sink.data()).reshape(-1, len(chans)), blk
 
@@ -70,12 +77,8 @@ def run_restart(x1, x2, chans, decim, taps, rate, deviation, tau, device):
     GNU Radio's blocks per channel in the same flowgraph: (block's vectors, list of
     gr's float arrays)."""
     nchan = x1.shape[1]
-    tb = gr.top_block()
-    src = blocks.vector_source_c(x1.ravel().tolist(), False, nchan)
-    blk = gpufilter.fm_demod_bank_vcf(nchan, chans, decim, taps, rate, deviation, tau,
-                                      device, 4099)
-    got = blocks.vector_sink_f(len(chans))
-    tb.connect(src, blk, got)
+    tb, src, _, got = bank_flowgraph(x1, chans, decim, taps, rate, deviation, tau,
+                                     device)
     split = blocks.vector_to_streams(gr.sizeof_gr_complex, nchan)
     tb.connect(src, split)
     for k in range(nchan):
@@ -83,12 +86,8 @@ def run_restart(x1, x2, chans, decim, taps, rate, deviation, tau, device):
             tb.connect((split, k), blocks.null_sink(gr.sizeof_gr_complex))
     sinks = []
     for c in chans:
-        chain = [analog.quadrature_demod_cf(rate / (2 * math.pi * deviation)),
-                 filter.fir_filter_fff(decim, taps)]
-        if tau > 0:
-            chain.append(filter.iir_filter_ffd(*deemph_taps(rate / decim, tau), False))
         sinks.append(blocks.vector_sink_f())
-        tb.connect((split, c), *chain, sinks[-1])
+        tb.connect((split, c), *gr_chain(decim, taps, rate, deviation, tau), sinks[-1])
     tb.start()
     tb.wait()
     tb.stop()
