@@ -16,6 +16,7 @@ import time
 from gnuradio import blocks, gr
 from gnuradio.gpufilter import fm_band_receiver as br
 from gnuradio.gpufilter import fm_wide_band as wb
+from gnuradio.gpufilter.fm_receiver import device_buffers_while_made
 from gnuradio.gpufilter import gpufilter_python as gpu
 
 
@@ -62,17 +63,13 @@ def main(argv):
     def run(name, build, device_buffers=None):
         """One row; device_buffers True or False for rows with GPU blocks (the
         module's switch while they are made), None for a row without any."""
-        previous = gpu.get_device_buffers()
         if device_buffers is not None:
-            gpu.set_device_buffers(device_buffers)
             name += ", device buffers" if device_buffers else ", host buffers"
-        try:
+        with device_buffers_while_made(device_buffers):
             tb = gr.top_block()
             head = blocks.head(gr.sizeof_gr_complex, total)
             tb.connect(src, head)
             build(tb, head)
-        finally:
-            gpu.set_device_buffers(previous)
         start = time.perf_counter()
         tb.run()
         wall = time.perf_counter() - start

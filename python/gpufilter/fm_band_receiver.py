@@ -27,7 +27,7 @@ from gnuradio import analog, blocks, filter, gr
 from gnuradio.fft import window
 
 from . import gpufilter_python as gpu
-from .fm_receiver import rx_error
+from .fm_receiver import device_buffers_while_made, rx_error
 
 AUDIO_RATE = 48000
 DEVIATION = 75e3
@@ -209,14 +209,10 @@ class band_receiver(gr.hier_block2):
         if not channels:
             raise rx_error("no channel to receive")
         self.plan, self.backend, self.channels = p, backend, list(channels)
-        previous = gpu.get_device_buffers()
-        if device_buffers is not None and backend != "cpu":
-            gpu.set_device_buffers(bool(device_buffers))
-        try:
-            self.device_buffers = backend != "cpu" and gpu.get_device_buffers()
+        ours = device_buffers if backend != "cpu" else None
+        with device_buffers_while_made(ours) as on:
+            self.device_buffers = backend != "cpu" and on
             self._build(p, list(channels), backend, batch_size)
-        finally:
-            gpu.set_device_buffers(previous)
 
     def _build(self, p, channels, backend, batch_size):
         nsel = len(channels)

@@ -21,6 +21,7 @@ instead, each block copying its own input and output (what --host-buffers asks f
 """
 
 import collections
+import contextlib
 import fractions
 import os
 import threading
@@ -155,6 +156,20 @@ def bandpass_taps(ntaps, cutoff, center, rate):
     return (h * np.exp(2j * np.pi * center / rate * np.arange(ntaps))).astype(np.complex64)
 
 
+@contextlib.contextmanager
+def device_buffers_while_made(on):
+    """The module's device-buffer switch (gpufilter.set_device_buffers) set to `on`
+    (True or False; None leaves it as it is) while the blocks of the with-block are
+    made, then put back as it was. Yields the switch's value while they are made."""
+    previous = gpu.get_device_buffers()
+    if on is not None:
+        gpu.set_device_buffers(bool(on))
+    try:
+        yield gpu.get_device_buffers()
+    finally:
+        gpu.set_device_buffers(previous)
+
+
 class fm_receiver(gr.hier_block2):
     """One station at `offset` Hz of a complex baseband at `rate`, out as float audio
     at 48 kHz (1.0 = 75 kHz deviation). `taps` is the length of every FIR (the Hilbert
@@ -176,14 +191,10 @@ class fm_receiver(gr.hier_block2):
             raise rx_error(f"unknown backend '{backend}' (choose from {BACKENDS})")
         self.plan = p = plan(rate, chain, offset)
         check_taps(taps, p, "taps")
-        previous = gpu.get_device_buffers()
-        if device_buffers is not None and backend != "cpu":
-            gpu.set_device_buffers(bool(device_buffers))
-        try:
-            self.device_buffers = backend != "cpu" and gpu.get_device_buffers()
+        ours = device_buffers if backend != "cpu" else None
+        with device_buffers_while_made(ours) as on:
+            self.device_buffers = backend != "cpu" and on
             self._build(rate, offset, chain, taps, backend, batch_size, latency)
-        finally:
-            gpu.set_device_buffers(previous)
 
     def _build(self, rate, offset, chain, taps, backend, batch_size, latency):
         p = self.plan
