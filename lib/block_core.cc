@@ -109,8 +109,6 @@ void block_core::start()
 
 void block_core::find_resident_ports()
 {
-    d_in_on_device.clear();
-    d_out_on_device.clear();
     d_in_handoff.clear();
     d_out_handoff.clear();
     d_resident = false;
@@ -120,7 +118,6 @@ void block_core::find_resident_ports()
         return;
     for (int p = 0; p < detail->ninputs(); ++p) {
         const auto buf = detail->input(p)->buffer();
-        d_in_on_device.push_back(device_buffer::on_device(buf));
         d_in_handoff.push_back(device_buffer::handoff(buf));
         // GNU Radio 3.10.5 can leave a reader on a buffer its writer no longer writes
         // (an output replaced twice, see device_buffer.cc); it would wait for ever.
@@ -146,27 +143,21 @@ void block_core::find_resident_ports()
             }
         }
     }
-    for (int q = 0; q < detail->noutputs(); ++q) {
-        d_out_on_device.push_back(device_buffer::on_device(detail->output(q)));
+    for (int q = 0; q < detail->noutputs(); ++q)
         d_out_handoff.push_back(device_buffer::handoff(detail->output(q)));
-    }
-    for (const char on : d_in_on_device)
-        d_resident = d_resident || on;
-    for (const char on : d_out_on_device)
-        d_resident = d_resident || on;
-    d_resident = d_resident && d_gpu;
-    for (std::size_t p = 0; d_resident && p < d_in_on_device.size(); ++p)
-        if (d_in_on_device[p] && !d_in_handoff[p])
-            throw std::logic_error("a device buffer of a GPU block without a handoff");
-    for (std::size_t q = 0; d_resident && q < d_out_on_device.size(); ++q)
-        if (d_out_on_device[q] && !d_out_handoff[q])
-            throw std::logic_error("a device buffer of a GPU block without a handoff");
+    const auto on_device = [](const std::vector<cuda::stream_handoff*>& ports) {
+        return std::count_if(
+            ports.begin(), ports.end(), [](const auto* h) { return h != nullptr; });
+    };
+    const auto in_on_device = on_device(d_in_handoff);
+    const auto out_on_device = on_device(d_out_handoff);
+    d_resident = d_gpu && in_on_device + out_on_device > 0;
     if (d_device_buffers || d_resident) // else it would say "0 of n" on every start
         d_logger->debug("ports in device memory: {} of {} inputs, {} of {} outputs",
-                        std::count(d_in_on_device.begin(), d_in_on_device.end(), 1),
-                        d_in_on_device.size(),
-                        std::count(d_out_on_device.begin(), d_out_on_device.end(), 1),
-                        d_out_on_device.size());
+                        in_on_device,
+                        d_in_handoff.size(),
+                        out_on_device,
+                        d_out_handoff.size());
 }
 
 void block_core::stop()

@@ -136,10 +136,10 @@ private:
     uint64_t d_largest_batch = 0;
     std::shared_ptr<transfer_account> d_account;
     bool d_device_buffers = false;
-    // Per port, found in start(): items in device memory (a device_buffer's device
-    // side). Any: work() runs the engine on them in place (process_resident).
-    std::vector<char> d_in_on_device, d_out_on_device;
-    // And their order between the blocks' GPU work (null: a host port).
+    // Per port, found in start(): the order between the blocks' GPU work on a port
+    // whose items are in device memory of a GPU (a device_buffer's device side), null
+    // for a host port. Any: work() runs the engine on them in place
+    // (process_resident).
     std::vector<cuda::stream_handoff*> d_in_handoff, d_out_handoff;
     bool d_resident = false;
     bool d_orphaned = false; // an input buffer no block writes (see start())

@@ -80,7 +80,8 @@ public:
     //! A port's buffer is a device_buffer in device memory.
     static bool on_device(const gr::buffer_sptr& buf);
     //! The order of its writer's and readers' GPU work (cuda::stream_handoff) when
-    //! `buf` is a device_buffer in device memory of a GPU, else null.
+    //! `buf` is a device_buffer in device memory of a GPU, else null (host memory,
+    //! or a device side emulated for tests).
     static cuda::stream_handoff* handoff(const gr::buffer_sptr& buf);
     //! A device_buffer's host side, both copies (page-locked by its users), or
     //! {nullptr, 0}.

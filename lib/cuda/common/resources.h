@@ -19,6 +19,26 @@ namespace cuda {
 //! Makes `device` current for this thread (GNU Radio runs each block in its own thread).
 inline void use_device(int device) { GPUFILTER_CHECK(cudaSetDevice(device)); }
 
+//! Makes `device` current for the calls in its scope and then restores the caller's
+//! device: for what is made from a thread that is not the block's own (GNU Radio
+//! makes buffers in the user's thread), whose CUDA code must not find another device
+//! current afterwards.
+class device_scope
+{
+public:
+    explicit device_scope(int device)
+    {
+        GPUFILTER_CHECK(cudaGetDevice(&d_previous));
+        use_device(device);
+    }
+    ~device_scope() { cudaSetDevice(d_previous); }
+    device_scope(const device_scope&) = delete;
+    device_scope& operator=(const device_scope&) = delete;
+
+private:
+    int d_previous = 0;
+};
+
 //! Waits for what the synchronous API queued on the legacy default stream: a
 //! cudaMemcpy from pageable memory may return before its DMA ends, a cudaMemset
 //! before it runs, and the non-blocking streams (`stream`) do not wait for either.

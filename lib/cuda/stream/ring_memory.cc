@@ -24,25 +24,6 @@ std::atomic<std::size_t> s_live_bytes{ 0 };
 std::atomic<bool> s_fail_device_side{ false };
 std::atomic<std::size_t> s_emulated_granule{ 0 };
 
-//! Makes `device` current for the calls in its scope and then restores the caller's
-//! device: rings are made from the user's thread (GNU Radio allocates buffers there),
-//! whose CUDA code must not find another device current afterwards.
-class device_scope
-{
-public:
-    explicit device_scope(int device)
-    {
-        GPUFILTER_CHECK(cudaGetDevice(&d_previous));
-        use_device(device);
-    }
-    ~device_scope() { cudaSetDevice(d_previous); }
-    device_scope(const device_scope&) = delete;
-    device_scope& operator=(const device_scope&) = delete;
-
-private:
-    int d_previous = 0;
-};
-
 //! Shared memory mapped twice, back to back (what GNU Radio's vmcircbuf does).
 class host_ring
 {

@@ -9,17 +9,8 @@ namespace gr {
 namespace gpufilter {
 namespace cuda {
 
-namespace {
-//! The device current in this thread, until the end of the scope.
-struct current_device {
-    current_device() { GPUFILTER_CHECK(cudaGetDevice(&device)); }
-    ~current_device() { cudaSetDevice(device); }
-    int device = 0;
-};
-} // namespace
-
 struct stream_handoff::impl {
-    explicit impl(int dev) : device((use_device(dev), dev)) {}
+    explicit impl(int dev) : device(dev) {}
 
     int device;
     std::mutex lock; // the reader list, and each event between record and wait
@@ -29,7 +20,7 @@ struct stream_handoff::impl {
 
 stream_handoff::stream_handoff(int device)
 {
-    const current_device caller; // made from the scheduler's thread: left as it was
+    const device_scope on(device); // the event is made on the ring's device
     d_impl = std::make_unique<impl>(device);
 }
 
@@ -62,8 +53,7 @@ void stream_handoff::after_read(const void* reader, CUstream_st* s)
             read.record(s);
             return;
         }
-    const current_device caller;
-    use_device(d_impl->device);
+    const device_scope on(d_impl->device);
     d_impl->reads.emplace_back(reader, event());
     d_impl->reads.back().second.record(s);
 }
