@@ -174,10 +174,6 @@ __host__ __device__ constexpr int tile_slot(int e)
     return e + (e >> (sizeof(S) == 8 ? 4 : 5));
 }
 
-//! Float2s per arm in the window kernel's shared arm table: T + 2E taps (E zero taps
-//! either side), made odd so that arms start on different banks.
-__host__ __device__ constexpr int arm_stride(int T, int E) { return (T + 2 * E) | 1; }
-
 /*!
  * The window kernel: the same outputs as resample(), each thread K consecutive ones
  * (K = 2, 4 or 8), so that the loads per multiply-add fall from two to about 1 + 1/K:
@@ -187,12 +183,16 @@ __host__ __device__ constexpr int arm_stride(int T, int E) { return (T + 2 * E) 
  *   input first, loads each input sample once and adds it into all K outputs.
  *   Output i (position p_i, e_i = p_{K-1} - p_i behind the thread's newest) takes
  *   input p_{K-1} - u with tap m = u - e_i. Taps outside [0, T) are zeros in the arm
- *   table, so the loop has no branch; its T + E steps (E >= every e_i, the host's
- *   bound, window_reach) are the same for every thread of the launch.
- * - The arms are copied into shared memory once per block, arm by arm
- *   (arms_by_arm[j*T + m] = (h_j[m], dh_j[m]), each arm padded with E zero taps on
- *   either side): a tap is a shared-memory load, and a thread's next taps are at
- *   fixed offsets from the last, so the unrolled loop adds no address arithmetic.
+ *   table, so the loop has no branch; its T + E steps (E >= every e_i: the host's
+ *   bound, reach() in the engine) are the same for every thread of the launch.
+ * - The arms are copied into shared memory once per block, tap-major as in device
+ *   memory (arms[m*N + j]) with E rows of zero taps before and after: a tap is a
+ *   shared-memory load, no L1 tag lookup, and the lanes of a warp that read one row
+ *   (N = 32: 256 bytes) meet on a bank only for arms j and j + 16, whatever their
+ *   rows. (Arm by arm, with a row stride of T + 2E, their rows would scatter them
+ *   too: a bank model of the benchmark's rate 2.3421 counts 20% more conflicts.)
+ *   NT = 32 makes the row stride a constant (the default filter_size): a thread's
+ *   next taps are then at fixed offsets, no address arithmetic in the unrolled loop.
  * - Each output's two sums become one: sum_m (h_j[m] + a dh_j[m]) x[p - m], the tap
  *   formed with one fma per output and input: the same value as sum h x + a sum dh x
  *   up to float rounding, with 3 fma per complex tap instead of 4 and half the
@@ -212,12 +212,12 @@ __host__ __device__ constexpr int arm_stride(int T, int E) { return (T + 2 * E) 
  * that is not finite reaches the thread's other outputs through their zero taps
  * (0 * inf), which resample() would not do.
  */
-template <class S, int K, bool Exact>
+template <class S, int K, int NT, bool Exact>
 __global__ void __launch_bounds__(threads)
     resample_window(history_then_input<S> src,
                     int T,
                     int E,
-                    const float2* __restrict__ arms_by_arm,
+                    const float2* __restrict__ arms,
                     const arb_checkpoint* __restrict__ cps,
                     step_rule rule,
                     long long count,
@@ -226,19 +226,14 @@ __global__ void __launch_bounds__(threads)
     static_assert(K == 2 || K == 4 || K == 8, "2, 4 or 8 outputs per thread");
     extern __shared__ __align__(16) unsigned char smem_raw[];
     __shared__ int s_first, s_last;
-    const int N = static_cast<int>(rule.N);
-    const int stride = arm_stride(T, E);
-    float2* s_arms = reinterpret_cast<float2*>(smem_raw); // [j*stride + E + m]
-    S* tile = reinterpret_cast<S*>(s_arms + N * stride);
+    const int N = NT ? NT : static_cast<int>(rule.N);
+    float2* s_arms = reinterpret_cast<float2*>(smem_raw); // [(m + E)*N + j]
+    S* tile = reinterpret_cast<S*>(s_arms + (T + 2 * E) * N);
 
-    // A warp per arm, its lanes along the arm: coalesced reads, no division.
-    const int lane = static_cast<int>(threadIdx.x) % 32;
-    for (int j = static_cast<int>(threadIdx.x) / 32; j < N; j += threads / 32)
-        for (int r = lane; r < stride; r += 32) {
-            const int m = r - E;
-            s_arms[j * stride + r] = m >= 0 && m < T ? __ldg(arms_by_arm + j * T + m)
-                                                     : make_float2(0.0f, 0.0f);
-        }
+    for (int e = threadIdx.x; e < (T + 2 * E) * N; e += threads) {
+        const int g = e - E * N; // arms[g], when its tap g / N is in [0, T)
+        s_arms[e] = g >= 0 && g < T * N ? __ldg(arms + g) : make_float2(0.0f, 0.0f);
+    }
 
     constexpr int per_block = threads * K;
     const long long k0 = static_cast<long long>(blockIdx.x) * per_block;
@@ -278,10 +273,10 @@ __global__ void __launch_bounds__(threads)
     S y[K];
     if (valid) {
         const int newest = p[K - 1] - first + (T - 1) + E; // tile index of p_{K-1}
-        const float2* arm[K];                              // arm[i][u]: tap u - e_i
+        const float2* arm[K];                              // arm[i][u*N]: tap u - e_i
 #pragma unroll
         for (int i = 0; i < K; ++i) {
-            arm[i] = s_arms + static_cast<int>(j[i]) * stride + E - (p[K - 1] - p[i]);
+            arm[i] = s_arms + (E - (p[K - 1] - p[i])) * N + static_cast<int>(j[i]);
             y[i] = zero<S>();
         }
 #pragma unroll 4
@@ -289,7 +284,7 @@ __global__ void __launch_bounds__(threads)
             const S v = tile[tile_slot<S>(newest - u)];
 #pragma unroll
             for (int i = 0; i < K; ++i) {
-                const float2 hd = arm[i][u];
+                const float2 hd = arm[i][u * N];
                 mac(y[i], v, fmaf(a[i], hd.y, hd.x)); // (h + a dh) x
             }
         }

@@ -20,8 +20,7 @@ struct launch_args {
     bool exact;
     history_then_input<S> src;
     int taps_per_arm;
-    const float2* arms;        // [m*N + j]
-    const float2* arms_by_arm; // [j*T + m]
+    const float2* arms; // [m*N + j]
     const arb_checkpoint* cps;
     long long count;
     S* out;
@@ -49,10 +48,12 @@ void launch_per_output(const launch_args<S>& g)
 }
 
 //! The most inputs between the first and the last of `outputs` consecutive outputs:
-//! from an arm below N, each step moves the arm on by at most dec + 1.
+//! from an arm below N, each step moves the arm on by dec, plus 1 when the fraction
+//! carries (never when flt is 0: the fraction then stays below 1).
 unsigned long long reach(const arb_rate& r, unsigned long long outputs)
 {
-    return (r.int_rate - 1 + (outputs - 1) * (r.dec_rate + 1ULL)) / r.int_rate;
+    const unsigned long long step = r.dec_rate + (r.flt_rate > 0.0f ? 1ULL : 0ULL);
+    return (r.int_rate - 1 + (outputs - 1) * step) / r.int_rate;
 }
 
 //! Shared memory a window-kernel block may take without opting in to more.
@@ -69,21 +70,24 @@ bool launch_window(const launch_args<S>& g)
     if (span > arb_kernels::max_staged) // then T and E are small ints too
         return false;
     const unsigned long long arm_bytes =
-        arb_kernels::arm_stride(g.taps_per_arm, static_cast<int>(E)) *
-        static_cast<unsigned long long>(g.rate.int_rate) * sizeof(float2);
+        (g.taps_per_arm + 2 * E) * g.rate.int_rate * sizeof(float2);
     const unsigned long long tile_bytes =
         (arb_kernels::tile_slot<S>(static_cast<int>(span) - 1) + 1ULL) * sizeof(S);
     const unsigned long long smem =
         std::max(arm_bytes + tile_bytes, per_block * sizeof(S));
     if (smem > window_smem_limit)
         return false;
-    auto* kernel = g.exact ? arb_kernels::resample_window<S, K, true>
-                           : arb_kernels::resample_window<S, K, false>;
+    // The default filter_size, 32, as a constant (the kernel's note).
+    const bool n32 = g.rate.int_rate == 32;
+    auto* kernel = n32 ? (g.exact ? arb_kernels::resample_window<S, K, 32, true>
+                                  : arb_kernels::resample_window<S, K, 32, false>)
+                       : (g.exact ? arb_kernels::resample_window<S, K, 0, true>
+                                  : arb_kernels::resample_window<S, K, 0, false>);
     kernel<<<blocks_for(g.count, per_block), arb_kernels::threads, smem, g.stream>>>(
         g.src,
         g.taps_per_arm,
         static_cast<int>(E),
-        g.arms_by_arm,
+        g.arms,
         g.cps,
         g.rule,
         g.count,
@@ -126,17 +130,13 @@ void pfb_arb_resampler_engine<T>::set_taps(const std::vector<float>& taps,
     }
     // Tap m of every arm side by side: a warp's outputs use different arms, and
     // read tap m of each at once, from one or two cache lines instead of 32.
-    // And arm by arm, for the window kernel, which copies them into shared memory.
-    std::vector<float2> arms(N * Tn), arms_by_arm(N * Tn);
+    std::vector<float2> arms(N * Tn);
     for (std::size_t j = 0; j < N; ++j)
-        for (std::size_t m = 0; m < Tn; ++m) {
+        for (std::size_t m = 0; m < Tn; ++m)
             arms[m * N + j] = make_float2(padded[j + m * N], dpadded[j + m * N]);
-            arms_by_arm[j * Tn + m] = arms[m * N + j];
-        }
 
     GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // queued work reads the old arms
     upload_growing(d_arms, arms, stream);
-    upload_growing(d_arms_by_arm, arms_by_arm, stream);
     d_state.resize_history(Tn - 1, stream);
     GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // before `arms` goes
     d_taps_per_filter = static_cast<int>(Tn);
@@ -246,7 +246,6 @@ std::size_t pfb_arb_resampler_engine<T>::process(const void* const* in,
                                    history_view(d_state, d_in, n),
                                    d_taps_per_filter,
                                    d_arms.get(),
-                                   d_arms_by_arm.get(),
                                    plan.dev.get(),
                                    static_cast<long long>(count),
                                    static_cast<S*>(out[0]),

@@ -101,8 +101,7 @@ private:
     fir_state<T, T> d_state;
     int d_taps_per_filter = 0;
     std::vector<float> d_taps;
-    device_buffer<float2> d_arms;        // [m*N + j] = (h_j[m], dh_j[m])
-    device_buffer<float2> d_arms_by_arm; // [j*T + m], the same
+    device_buffer<float2> d_arms; // [m*N + j] = (h_j[m], dh_j[m])
     port_layout d_ports;
     std::array<plan_slot, 4> d_plans;
     int d_next_plan = 0;
