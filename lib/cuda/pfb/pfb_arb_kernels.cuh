@@ -208,9 +208,12 @@ __host__ __device__ constexpr int tile_slot(int e)
  * no input left to share.
  *
  * The host uses it where the tile, the arms and the outputs fit in shared memory;
- * elsewhere (very low rates, very long arms) it launches resample(). An input sample
- * that is not finite reaches the thread's other outputs through their zero taps
- * (0 * inf), which resample() would not do.
+ * elsewhere (very low rates, very long arms) it launches resample().
+ *
+ * Samples that are not finite: the joint walk would multiply them by the zero taps of
+ * outputs whose windows do not hold them (0 * NaN = NaN), marking outputs gr-filter
+ * leaves as numbers. A block whose tile holds such a sample (one vote while staging)
+ * therefore sums each output over its own T taps only, from the same tile and arms.
  */
 template <class S, int K, int NT, bool Exact>
 __global__ void __launch_bounds__(threads)
@@ -266,12 +269,28 @@ __global__ void __launch_bounds__(threads)
     const int first = s_first;
     const long long lo = src.history_len + first - (T - 1) - E;
     const int span = s_last - first + T + E;
-    for (int e = threadIdx.x; e < span; e += threads)
-        tile[tile_slot<S>(e)] = src[lo + e];
-    __syncthreads();
+    bool not_finite = false;
+    for (int e = threadIdx.x; e < span; e += threads) {
+        const S v = src[lo + e];
+        tile[tile_slot<S>(e)] = v;
+        not_finite |= !is_finite(v);
+    }
+    const bool exact_windows = __syncthreads_or(not_finite);
 
     S y[K];
-    if (valid) {
+    if (valid && exact_windows) {
+        const int newest = p[K - 1] - first + (T - 1) + E;
+#pragma unroll
+        for (int i = 0; i < K; ++i) {
+            const int e_i = p[K - 1] - p[i]; // output i's taps are u = e_i + m, m < T
+            const float2* arm = s_arms + E * N + static_cast<int>(j[i]);
+            y[i] = zero<S>();
+            for (int m = 0; m < T; ++m) {
+                const float2 hd = arm[m * N];
+                mac(y[i], tile[tile_slot<S>(newest - e_i - m)], fmaf(a[i], hd.y, hd.x));
+            }
+        }
+    } else if (valid) {
         const int newest = p[K - 1] - first + (T - 1) + E; // tile index of p_{K-1}
         const float2* arm[K];                              // arm[i][u*N]: tap u - e_i
 #pragma unroll

@@ -249,6 +249,53 @@ TEST_P(arb_engine_test, rate_arm_and_taps_changes_mid_stream)
     check_stream<float>(0.75f, random_taps(401, rng), 32, 60013, rng, ch, 5000);
 }
 
+TEST_P(arb_engine_test, non_finite_samples_mark_only_their_windows)
+{
+    // gr-filter's output k is not finite only when a sample in its own T taps is not.
+    // The one-output-per-thread kernel sums exactly those taps: every kernel must mark
+    // the same outputs, and give its numbers elsewhere.
+    for (const float rate : { 0.75f, 2.3421f }) {
+        SCOPED_TRACE(::testing::Message() << "rate " << rate);
+        const std::size_t n = 50021;
+        auto x = samples<complex>(n, rng);
+        x[1000] = complex(NAN, 0.0f);
+        x[1001] = complex(0.0f, INFINITY);
+        x[30000] = complex(NAN, NAN);
+        const auto taps = random_taps(321, rng);
+        cuda::device_buffer<complex> in(n);
+        GPUFILTER_CHECK(
+            cudaMemcpy(in.get(), x.data(), n * sizeof(complex), cudaMemcpyHostToDevice));
+        cuda::stream s;
+        auto run = [&](int per_thread) {
+            pfb_arb_resampler_engine<complex> e(rate, taps, 32);
+            e.set_outputs_per_thread(per_thread);
+            cuda::device_buffer<complex> out(e.max_output_count(n));
+            const void* src = in.get();
+            void* dst = out.get();
+            std::vector<complex> y(e.process(&src, n, &dst, s.get()));
+            s.synchronize();
+            GPUFILTER_CHECK(cudaMemcpy(
+                y.data(), out.get(), y.size() * sizeof(complex), cudaMemcpyDeviceToHost));
+            return y;
+        };
+        const auto want = run(1);
+        const auto got = run(GetParam());
+        ASSERT_EQ(got.size(), want.size());
+        std::size_t marked = 0;
+        for (std::size_t k = 0; k < want.size(); ++k) {
+            const bool want_bad = !std::isfinite(std::abs(widen(want[k])));
+            const bool got_bad = !std::isfinite(std::abs(widen(got[k])));
+            ASSERT_EQ(got_bad, want_bad) << "output " << k;
+            marked += want_bad;
+            if (!want_bad) {
+                ASSERT_LE(std::abs(widen(got[k]) - widen(want[k])), 1e-4) << k;
+            }
+        }
+        EXPECT_GT(marked, 0u);               // the windows that hold them
+        EXPECT_LT(marked, want.size() / 20); // and no others
+    }
+}
+
 TEST(pfb_arb_kernels, window_kernel_runs_where_it_fits)
 {
     GPUFILTER_REQUIRE_DEVICE_OR_SKIP();
