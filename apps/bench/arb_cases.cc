@@ -51,6 +51,7 @@ void engine_row(const options& o,
                 const std::string& type,
                 float rate,
                 bool gpu_only,
+                int per_thread,
                 std::vector<row>& rows)
 {
     row r;
@@ -58,7 +59,10 @@ void engine_row(const options& o,
     r.type = type;
     r.taps = design_length(rate);
     r.decimation = 1;
+    // k>1: the kernel with that many consecutive outputs per thread (the engine's
+    // set_outputs_per_thread); the rows without k are the default kernel.
     r.impl = "gpufilter pfb_arb_resampler r=" + rate_text(rate) +
+             (per_thread > 1 ? " k=" + std::to_string(per_thread) : std::string()) +
              (gpu_only ? " (GPU work)" : " (with host schedule)");
     r.on_gpu = true;
     const double item = sizeof(T);
@@ -69,10 +73,12 @@ void engine_row(const options& o,
         std::min(dev.mem_bw / r.bytes_per_sample, dev.peak_fp32 / r.flop_per_sample) /
         1e6;
     r.ceiling_kind = "roofline (memory)";
+    int launched = 0; // outputs per thread of the kernel that ran
     try {
         const std::size_t n = o.quick ? std::size_t(1) << 16 : std::size_t(1) << 24;
         const auto taps = random_samples<float>(r.taps, 5);
         cuda::pfb_arb_resampler_engine<T> e(rate, taps, nfilts);
+        e.set_outputs_per_thread(per_thread);
         cuda::device_buffer<T> in(n);
         cuda::device_buffer<T> out(e.max_output_count(n));
         {
@@ -111,17 +117,20 @@ void engine_row(const options& o,
         r.samples = n;
         r.seconds = median(ms) / 1e3;
         r.msps = n / r.seconds / 1e6;
+        launched = e.launched_outputs_per_thread();
         r.note = std::to_string(reps) + " calls of " + std::to_string(n) +
-                 " inputs, median; MS/s of input";
+                 " inputs, median; MS/s of input; kernel of " + std::to_string(launched) +
+                 " outputs per thread";
     } catch (const std::exception& ex) {
         r.note = std::string("error: ") + ex.what();
     }
-    std::printf("  arb %s %-52s %9.1f MS/s in  (%.1f%% of %s)\n",
+    std::printf("  arb %s %-56s %9.1f MS/s in  (%.1f%% of %s; %d per thread)\n",
                 type.c_str(),
                 r.impl.c_str(),
                 r.msps,
                 r.ceiling_msps > 0 ? 100.0 * r.msps / r.ceiling_msps : 0.0,
-                r.ceiling_kind.c_str());
+                r.ceiling_kind.c_str(),
+                launched);
     std::fflush(stdout);
     rows.push_back(r);
 }
@@ -198,8 +207,15 @@ void run_arb_cases(const options& o, const device_info& dev, std::vector<row>& r
     std::fflush(stdout);
     for (const float rate : { 0.75f, 2.3421f })
         for (const bool gpu_only : { true, false }) {
-            engine_row<cuda::complex>(o, dev, "ccf", rate, gpu_only, rows);
-            engine_row<float>(o, dev, "fff", rate, gpu_only, rows);
+            engine_row<cuda::complex>(o, dev, "ccf", rate, gpu_only, 1, rows);
+            engine_row<float>(o, dev, "fff", rate, gpu_only, 1, rows);
+        }
+    // The same GPU work with K consecutive outputs per thread, after the default
+    // kernel's rows (a profiler's first launches stay the default kernel's).
+    for (const float rate : { 0.75f, 2.3421f })
+        for (const int k : { 2, 4, 8 }) {
+            engine_row<cuda::complex>(o, dev, "ccf", rate, true, k, rows);
+            engine_row<float>(o, dev, "fff", rate, true, k, rows);
         }
 }
 

@@ -67,6 +67,13 @@ __device__ __forceinline__ float to_compute(std::int16_t x) { return x; }
 __device__ __forceinline__ float to_compute(float x) { return x; }
 __device__ __forceinline__ float2 to_compute(float2 x) { return x; }
 
+//! Whether a sample is a number and not infinite (both parts of a complex one).
+__device__ __forceinline__ bool is_finite(float x) { return isfinite(x); }
+__device__ __forceinline__ bool is_finite(float2 x)
+{
+    return isfinite(x.x) && isfinite(x.y);
+}
+
 // acc += x * h for every real/complex combination of x and h.
 __device__ __forceinline__ void mac(float& acc, float x, float h)
 {

@@ -4,10 +4,99 @@
 #include "pfb_arb_resampler_engine.h"
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace gr {
 namespace gpufilter {
 namespace cuda {
+
+namespace {
+
+//! What a launch of either kernel needs.
+template <class S>
+struct launch_args {
+    arb_rate rate;
+    arb_kernels::step_rule rule;
+    bool exact;
+    history_then_input<S> src;
+    int taps_per_arm;
+    const float2* arms; // [m*N + j]
+    const arb_checkpoint* cps;
+    long long count;
+    S* out;
+    cudaStream_t stream;
+};
+
+//! resample(): one output per thread, from a shared-memory tile where the block's
+//! inputs fit in it, else from device memory.
+template <class S>
+void launch_per_output(const launch_args<S>& g)
+{
+    // A block's outputs span at most 255 steps of dq + 1 inputs, plus the taps.
+    const long long span =
+        (arb_kernels::threads - 1LL) * (g.rule.dq + 1) + g.taps_per_arm;
+    const bool staged = span <= arb_kernels::max_staged;
+    auto* kernel = staged ? (g.exact ? arb_kernels::resample<S, true, true>
+                                     : arb_kernels::resample<S, true, false>)
+                          : (g.exact ? arb_kernels::resample<S, false, true>
+                                     : arb_kernels::resample<S, false, false>);
+    kernel<<<blocks_for(g.count, arb_kernels::threads),
+             arb_kernels::threads,
+             staged ? span * sizeof(S) : 0,
+             g.stream>>>(g.src, g.taps_per_arm, g.arms, g.cps, g.rule, g.count, g.out);
+    GPUFILTER_CHECK_LAUNCH();
+}
+
+//! The most inputs between the first and the last of `outputs` consecutive outputs:
+//! from an arm below N, each step moves the arm on by dec, plus 1 when the fraction
+//! carries (never when flt is 0: the fraction then stays below 1).
+unsigned long long reach(const arb_rate& r, unsigned long long outputs)
+{
+    const unsigned long long step = r.dec_rate + (r.flt_rate > 0.0f ? 1ULL : 0ULL);
+    return (r.int_rate - 1 + (outputs - 1) * step) / r.int_rate;
+}
+
+//! Shared memory a window-kernel block may take without opting in to more.
+constexpr unsigned long long window_smem_limit = 48 * 1024;
+
+//! resample_window<S, K> where its shared memory fits: true when launched.
+template <class S, int K>
+bool launch_window(const launch_args<S>& g)
+{
+    constexpr unsigned long long per_block = arb_kernels::threads * K;
+    const unsigned long long E = reach(g.rate, K);
+    // The block's inputs: its outputs' reach, the taps, and E more (the kernel's note).
+    const unsigned long long span = reach(g.rate, per_block) + g.taps_per_arm + E;
+    if (span > arb_kernels::max_staged) // then T and E are small ints too
+        return false;
+    const unsigned long long arm_bytes =
+        (g.taps_per_arm + 2 * E) * g.rate.int_rate * sizeof(float2);
+    const unsigned long long tile_bytes =
+        (arb_kernels::tile_slot<S>(static_cast<int>(span) - 1) + 1ULL) * sizeof(S);
+    const unsigned long long smem =
+        std::max(arm_bytes + tile_bytes, per_block * sizeof(S));
+    if (smem > window_smem_limit)
+        return false;
+    // The default filter_size, 32, as a constant (the kernel's note).
+    const bool n32 = g.rate.int_rate == 32;
+    auto* kernel = n32 ? (g.exact ? arb_kernels::resample_window<S, K, 32, true>
+                                  : arb_kernels::resample_window<S, K, 32, false>)
+                       : (g.exact ? arb_kernels::resample_window<S, K, 0, true>
+                                  : arb_kernels::resample_window<S, K, 0, false>);
+    kernel<<<blocks_for(g.count, per_block), arb_kernels::threads, smem, g.stream>>>(
+        g.src,
+        g.taps_per_arm,
+        static_cast<int>(E),
+        g.arms,
+        g.cps,
+        g.rule,
+        g.count,
+        g.out);
+    GPUFILTER_CHECK_LAUNCH();
+    return true;
+}
+
+} // namespace
 
 template <class T>
 pfb_arb_resampler_engine<T>::pfb_arb_resampler_engine(float rate,
@@ -52,6 +141,15 @@ void pfb_arb_resampler_engine<T>::set_taps(const std::vector<float>& taps,
     GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // before `arms` goes
     d_taps_per_filter = static_cast<int>(Tn);
     d_taps = taps;
+}
+
+template <class T>
+void pfb_arb_resampler_engine<T>::set_outputs_per_thread(int k)
+{
+    if (k != 1 && k != 2 && k != 4 && k != 8)
+        throw std::invalid_argument("outputs per thread: must be 1, 2, 4 or 8, got " +
+                                    std::to_string(k));
+    d_outputs_per_thread = k;
 }
 
 template <class T>
@@ -141,27 +239,24 @@ std::size_t pfb_arb_resampler_engine<T>::process(const void* const* in,
                                                        rate.flt_rate *
                                                        float(1u << arb_fraction_bits))
                                                  : 0ULL };
-        const int Tn = d_taps_per_filter;
         using S = device_t<T>;
-        const auto src = history_view(d_state, d_in, n);
-        // A block's outputs span at most 255 steps of dq + 1 inputs, plus the taps.
-        const long long span = (arb_kernels::threads - 1LL) * (rule.dq + 1) + Tn;
-        const unsigned blocks =
-            blocks_for(static_cast<long long>(count), arb_kernels::threads);
-        const bool staged = span <= arb_kernels::max_staged;
-        auto* kernel = staged ? (exact ? arb_kernels::resample<S, true, true>
-                                       : arb_kernels::resample<S, true, false>)
-                              : (exact ? arb_kernels::resample<S, false, true>
-                                       : arb_kernels::resample<S, false, false>);
-        kernel<<<blocks, arb_kernels::threads, staged ? span * sizeof(S) : 0, s>>>(
-            src,
-            Tn,
-            d_arms.get(),
-            plan.dev.get(),
-            rule,
-            static_cast<long long>(count),
-            static_cast<S*>(out[0]));
-        GPUFILTER_CHECK_LAUNCH();
+        const launch_args<S> args{ rate,
+                                   rule,
+                                   exact,
+                                   history_view(d_state, d_in, n),
+                                   d_taps_per_filter,
+                                   d_arms.get(),
+                                   plan.dev.get(),
+                                   static_cast<long long>(count),
+                                   static_cast<S*>(out[0]),
+                                   s };
+        const int k = d_outputs_per_thread;
+        const bool window = (k == 2 && launch_window<S, 2>(args)) ||
+                            (k == 4 && launch_window<S, 4>(args)) ||
+                            (k == 8 && launch_window<S, 8>(args));
+        if (!window)
+            launch_per_output(args);
+        d_launched_per_thread = window ? k : 1;
     }
     d_state.advance(d_in, n, s);
     return count;

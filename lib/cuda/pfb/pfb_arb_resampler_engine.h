@@ -76,6 +76,18 @@ public:
     }
     const char* method() const override { return "pfb"; }
 
+    /*!
+     * Outputs each GPU thread computes, to time the kernels side by side: 1 (the
+     * default) one output per thread; 2, 4 or 8 consecutive outputs per thread that
+     * load each input sample once for all of them (pfb_arb_kernels.cuh,
+     * resample_window), where its shared memory fits (else one per thread). Other
+     * values throw std::invalid_argument.
+     */
+    void set_outputs_per_thread(int k);
+    int outputs_per_thread() const { return d_outputs_per_thread; }
+    //! The outputs per thread of the last launch (0 before any).
+    int launched_outputs_per_thread() const { return d_launched_per_thread; }
+
 private:
     //! The pinned and device checkpoint buffers of one call, reused round a ring.
     struct plan_slot {
@@ -93,6 +105,8 @@ private:
     port_layout d_ports;
     std::array<plan_slot, 4> d_plans;
     int d_next_plan = 0;
+    int d_outputs_per_thread = 1;
+    int d_launched_per_thread = 0;
     // output_count(n) memo: the block and the host_stream ask for it before process()
     // runs; every n in [d_memo_lo, d_memo_hi] gives d_memo_count.
     mutable std::size_t d_memo_lo = 0, d_memo_hi = 0, d_memo_count = 0;

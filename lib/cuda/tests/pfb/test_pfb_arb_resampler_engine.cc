@@ -23,12 +23,6 @@ using cuda::pfb_arb_resampler_engine;
 
 constexpr double tolerance = 2e-5;
 
-class arb_engine_test : public ::testing::Test
-{
-protected:
-    void SetUp() override { GPUFILTER_REQUIRE_DEVICE_OR_SKIP(); }
-    std::mt19937 rng{ 2024 };
-};
 
 template <class T>
 std::vector<T> samples(std::size_t n, std::mt19937& g)
@@ -55,10 +49,12 @@ struct change {
 /*!
  * Runs x through the engine as the block does (each call: skip + floor(noutput/rate)
  * samples for a random noutput, all consumed) and gr-filter's kernel (the reference)
- * with gr-filter's calls; compares every output and the counts.
+ * with gr-filter's calls; compares every output and the counts. per_thread: the
+ * engine's outputs per GPU thread (the kernel under test).
  */
 template <class T>
-void check_stream(float rate,
+void check_stream(int per_thread,
+                  float rate,
                   const std::vector<float>& taps,
                   unsigned N,
                   std::size_t total,
@@ -72,6 +68,7 @@ void check_stream(float rate,
         xw[i] = widen(x[i]);
 
     pfb_arb_resampler_engine<T> e(rate, taps, N);
+    e.set_outputs_per_thread(per_thread);
     arb_reference ref(rate, taps, N);
     cuda::stream s;
     cuda::device_buffer<T> d_in(total);
@@ -131,6 +128,11 @@ void check_stream(float rate,
         void* out_ptr = d_out.get() + produced;
         const std::size_t got = e.process(&in_ptr, n, &out_ptr, s.get());
         ASSERT_EQ(got, expected);
+        if (got) { // the window kernel, or one output per thread where it does not fit
+            ASSERT_TRUE(e.launched_outputs_per_thread() == per_thread ||
+                        e.launched_outputs_per_thread() == 1)
+                << e.launched_outputs_per_thread();
+        }
         const std::size_t before = want.size();
         gr_pos += ref.filter(xw, gr_pos, gr_read, want);
         ASSERT_EQ(want.size() - before, got) << "call " << call;
@@ -159,6 +161,30 @@ void check_stream(float rate,
         EXPECT_TRUE(std::isnan(widen(y[k]).real())) << "wrote past its outputs: " << k;
 }
 
+/*!
+ * Every stream test runs once per kernel: one output per thread (the default), and
+ * 2, 4 and 8 consecutive outputs per thread (resample_window, where it fits).
+ */
+class arb_engine_test : public ::testing::TestWithParam<int>
+{
+protected:
+    void SetUp() override { GPUFILTER_REQUIRE_DEVICE_OR_SKIP(); }
+
+    template <class T>
+    void check_stream(float rate,
+                      const std::vector<float>& taps,
+                      unsigned N,
+                      std::size_t total,
+                      std::mt19937& g,
+                      const std::vector<change>& changes = {},
+                      int max_noutput = 9000)
+    {
+        test::check_stream<T>(GetParam(), rate, taps, N, total, g, changes, max_noutput);
+    }
+
+    std::mt19937 rng{ 2024 };
+};
+
 TEST(pfb_arb_parameters, bad_arguments_throw_before_the_gpu)
 {
     const std::vector<float> taps(64, 0.5f);
@@ -170,7 +196,7 @@ TEST(pfb_arb_parameters, bad_arguments_throw_before_the_gpu)
     EXPECT_THROW(E(1.5f, taps, 0), std::invalid_argument);
 }
 
-TEST_F(arb_engine_test, complex_rates_filter_sizes_and_tap_counts)
+TEST_P(arb_engine_test, complex_rates_filter_sizes_and_tap_counts)
 {
     for (const float rate : { 2.3421f, 0.75f, 1.0f / 3.7f, 1.0f, 7.77f })
         for (const unsigned N : { 1u, 7u, 32u, 64u })
@@ -182,7 +208,7 @@ TEST_F(arb_engine_test, complex_rates_filter_sizes_and_tap_counts)
             }
 }
 
-TEST_F(arb_engine_test, float_rates_and_tap_counts)
+TEST_P(arb_engine_test, float_rates_and_tap_counts)
 {
     for (const float rate : { 2.3421f, 0.75f, 1.0f / 3.7f, 1.0f })
         for (const std::size_t ntaps : { std::size_t(31), std::size_t(873) }) {
@@ -191,7 +217,7 @@ TEST_F(arb_engine_test, float_rates_and_tap_counts)
         }
 }
 
-TEST_F(arb_engine_test, long_filters_and_extreme_rates)
+TEST_P(arb_engine_test, long_filters_and_extreme_rates)
 {
     // 2000 taps: 63 per arm; rate 0.01: a block's span is past the staged limit (the
     // device-memory path); rate 40: dec 0, several outputs per input and arm.
@@ -201,13 +227,13 @@ TEST_F(arb_engine_test, long_filters_and_extreme_rates)
     check_stream<complex>(40.0f, random_taps(300, rng), 32, 5003, rng, {}, 40000);
 }
 
-TEST_F(arb_engine_test, tiny_calls_keep_the_state)
+TEST_P(arb_engine_test, tiny_calls_keep_the_state)
 {
     check_stream<complex>(2.3421f, random_taps(501, rng), 32, 4001, rng, {}, 3);
     check_stream<complex>(1.0f / 3.7f, random_taps(501, rng), 32, 4001, rng, {}, 1);
 }
 
-TEST_F(arb_engine_test, rate_arm_and_taps_changes_mid_stream)
+TEST_P(arb_engine_test, rate_arm_and_taps_changes_mid_stream)
 {
     std::vector<change> ch(4);
     ch[0].call = 3;
@@ -222,6 +248,99 @@ TEST_F(arb_engine_test, rate_arm_and_taps_changes_mid_stream)
     ch[3].taps = random_taps(33, rng); // fewer
     check_stream<float>(0.75f, random_taps(401, rng), 32, 60013, rng, ch, 5000);
 }
+
+TEST_P(arb_engine_test, non_finite_samples_mark_only_their_windows)
+{
+    // gr-filter's output k is not finite only when a sample in its own T taps is not.
+    // The one-output-per-thread kernel sums exactly those taps: every kernel must mark
+    // the same outputs, and give its numbers elsewhere.
+    for (const float rate : { 0.75f, 2.3421f }) {
+        SCOPED_TRACE(::testing::Message() << "rate " << rate);
+        const std::size_t n = 50021;
+        auto x = samples<complex>(n, rng);
+        x[1000] = complex(NAN, 0.0f);
+        x[1001] = complex(0.0f, INFINITY);
+        x[30000] = complex(NAN, NAN);
+        const auto taps = random_taps(321, rng);
+        cuda::device_buffer<complex> in(n);
+        GPUFILTER_CHECK(
+            cudaMemcpy(in.get(), x.data(), n * sizeof(complex), cudaMemcpyHostToDevice));
+        cuda::stream s;
+        auto run = [&](int per_thread) {
+            pfb_arb_resampler_engine<complex> e(rate, taps, 32);
+            e.set_outputs_per_thread(per_thread);
+            cuda::device_buffer<complex> out(e.max_output_count(n));
+            const void* src = in.get();
+            void* dst = out.get();
+            std::vector<complex> y(e.process(&src, n, &dst, s.get()));
+            s.synchronize();
+            GPUFILTER_CHECK(cudaMemcpy(
+                y.data(), out.get(), y.size() * sizeof(complex), cudaMemcpyDeviceToHost));
+            return y;
+        };
+        const auto want = run(1);
+        const auto got = run(GetParam());
+        ASSERT_EQ(got.size(), want.size());
+        std::size_t marked = 0;
+        for (std::size_t k = 0; k < want.size(); ++k) {
+            const bool want_bad = !std::isfinite(std::abs(widen(want[k])));
+            const bool got_bad = !std::isfinite(std::abs(widen(got[k])));
+            ASSERT_EQ(got_bad, want_bad) << "output " << k;
+            marked += want_bad;
+            if (!want_bad) {
+                ASSERT_LE(std::abs(widen(got[k]) - widen(want[k])), 1e-4) << k;
+            }
+        }
+        EXPECT_GT(marked, 0u);               // the windows that hold them
+        EXPECT_LT(marked, want.size() / 20); // and no others
+    }
+}
+
+TEST(pfb_arb_kernels, window_kernel_runs_where_it_fits)
+{
+    GPUFILTER_REQUIRE_DEVICE_OR_SKIP();
+    std::mt19937 g(7);
+    struct shape {
+        float rate;
+        std::size_t ntaps;
+        bool fits;
+    };
+    // The benchmark's shapes, dec 0, and a rate whose block spans too many inputs.
+    const shape shapes[] = { { 0.75f, 969, true },
+                             { 2.3421f, 819, true },
+                             { 40.0f, 300, true },
+                             { 0.01f, 400, false } };
+    const std::size_t n = 100003;
+    cuda::device_buffer<complex> in(n);
+    const auto x = samples<complex>(n, g);
+    GPUFILTER_CHECK(
+        cudaMemcpy(in.get(), x.data(), n * sizeof(complex), cudaMemcpyHostToDevice));
+    cuda::stream s;
+    for (const auto& c : shapes)
+        for (const int k : { 1, 2, 4, 8 }) {
+            SCOPED_TRACE(::testing::Message() << "rate " << c.rate << " k " << k);
+            pfb_arb_resampler_engine<complex> e(c.rate, random_taps(c.ntaps, g), 32);
+            EXPECT_EQ(e.launched_outputs_per_thread(), 0);
+            e.set_outputs_per_thread(k);
+            EXPECT_EQ(e.outputs_per_thread(), k);
+            cuda::device_buffer<complex> out(e.max_output_count(n));
+            const void* src = in.get();
+            void* dst = out.get();
+            ASSERT_GT(e.process(&src, n, &dst, s.get()), 0u);
+            s.synchronize();
+            EXPECT_EQ(e.launched_outputs_per_thread(), c.fits ? k : 1);
+        }
+    pfb_arb_resampler_engine<float> e(0.75f, random_taps(31, g), 32);
+    for (const int bad : { 0, 3, 16, -1 })
+        EXPECT_THROW(e.set_outputs_per_thread(bad), std::invalid_argument);
+}
+
+INSTANTIATE_TEST_SUITE_P(per_thread,
+                         arb_engine_test,
+                         ::testing::Values(1, 2, 4, 8),
+                         [](const ::testing::TestParamInfo<int>& info) {
+                             return "k" + std::to_string(info.param);
+                         });
 
 } // namespace
 } // namespace test
