@@ -207,7 +207,7 @@ if [[ $what == sanitize ]]; then
         samples=40000
         if [[ $tool != memcheck ]]; then
             filter='*/0.*split*:*host_stream*:*_stream_*/0:*pfb_channelizer_test.any_split*'
-            filter+=':*pfb_decimator_test.set_taps*:*arb_engine_test.tiny_calls*'
+            filter+=':*pfb_decimator_test.set_taps*:*arb_engine_test.non_finite*'
             filter+=':*pfb_interpolator_test.set_taps*:*pfb_synthesizer_test.fused_and*'
             filter+=':*ring_memory.device_side*:*stream_handoff.writer_waits*'
             filter+=':-*cuda_failure*'

@@ -59,10 +59,10 @@ void engine_row(const options& o,
     r.type = type;
     r.taps = design_length(rate);
     r.decimation = 1;
-    // k>1: the kernel with that many consecutive outputs per thread (the engine's
-    // set_outputs_per_thread); the rows without k are the default kernel.
+    // k: the kernel with that many consecutive outputs per thread (the engine's
+    // set_outputs_per_thread); the rows without k are the engine's choice by the rate.
     r.impl = "gpufilter pfb_arb_resampler r=" + rate_text(rate) +
-             (per_thread > 1 ? " k=" + std::to_string(per_thread) : std::string()) +
+             (per_thread > 0 ? " k=" + std::to_string(per_thread) : std::string()) +
              (gpu_only ? " (GPU work)" : " (with host schedule)");
     r.on_gpu = true;
     const double item = sizeof(T);
@@ -173,6 +173,8 @@ void run_arb_flowgraph_cases(const options& o, float rate, std::vector<row>& row
     g.bytes_per_sample = c + c * rate;
     g.ceiling_msps = o.pcie_gbps * 1e9 / (c * std::max(1.0f, rate)) / 1e6 * rate;
     g.note += "; MS/s of output";
+    // flowgraph_row printed the input rate; the table compares output rates.
+    std::printf("    (%s: %.2f MS/s of output)\n", g.impl.c_str(), g.msps);
     rows.push_back(g);
 
     const row_label theirs{ family, "ccf", ntaps, 1, gr_impl, "" };
@@ -185,6 +187,7 @@ void run_arb_flowgraph_cases(const options& o, float rate, std::vector<row>& row
         c);
     t.msps *= rate;
     t.note = "MS/s of output";
+    std::printf("    (%s: %.2f MS/s of output)\n", t.impl.c_str(), t.msps);
     rows.push_back(t);
 }
 
@@ -207,13 +210,13 @@ void run_arb_cases(const options& o, const device_info& dev, std::vector<row>& r
     std::fflush(stdout);
     for (const float rate : { 0.75f, 2.3421f })
         for (const bool gpu_only : { true, false }) {
-            engine_row<cuda::complex>(o, dev, "ccf", rate, gpu_only, 1, rows);
-            engine_row<float>(o, dev, "fff", rate, gpu_only, 1, rows);
+            engine_row<cuda::complex>(o, dev, "ccf", rate, gpu_only, 0, rows);
+            engine_row<float>(o, dev, "fff", rate, gpu_only, 0, rows);
         }
-    // The same GPU work with K consecutive outputs per thread, after the default
-    // kernel's rows (a profiler's first launches stay the default kernel's).
+    // The same GPU work with each kernel: one output per thread, or K consecutive
+    // ones, after the default rows (a profiler's first launches stay the default's).
     for (const float rate : { 0.75f, 2.3421f })
-        for (const int k : { 2, 4, 8 }) {
+        for (const int k : { 1, 2, 4, 8 }) {
             engine_row<cuda::complex>(o, dev, "ccf", rate, true, k, rows);
             engine_row<float>(o, dev, "fff", rate, true, k, rows);
         }

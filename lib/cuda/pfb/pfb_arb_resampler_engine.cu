@@ -146,8 +146,8 @@ void pfb_arb_resampler_engine<T>::set_taps(const std::vector<float>& taps,
 template <class T>
 void pfb_arb_resampler_engine<T>::set_outputs_per_thread(int k)
 {
-    if (k != 1 && k != 2 && k != 4 && k != 8)
-        throw std::invalid_argument("outputs per thread: must be 1, 2, 4 or 8, got " +
+    if (k != 0 && k != 1 && k != 2 && k != 4 && k != 8)
+        throw std::invalid_argument("outputs per thread: must be 0, 1, 2, 4 or 8, got " +
                                     std::to_string(k));
     d_outputs_per_thread = k;
 }
@@ -250,7 +250,10 @@ std::size_t pfb_arb_resampler_engine<T>::process(const void* const* in,
                                    static_cast<long long>(count),
                                    static_cast<S*>(out[0]),
                                    s };
-        const int k = d_outputs_per_thread;
+        // Rates above 1 take several outputs per input: 4 outputs' arms outweigh the
+        // samples they share (measured: 2 is faster there, 4 at 0.75).
+        const int k = d_outputs_per_thread ? d_outputs_per_thread
+                                           : (rate.int_rate >= rate.dec_rate ? 2 : 4);
         const bool window = (k == 2 && launch_window<S, 2>(args)) ||
                             (k == 4 && launch_window<S, 4>(args)) ||
                             (k == 8 && launch_window<S, 8>(args));

@@ -77,11 +77,12 @@ public:
     const char* method() const override { return "pfb"; }
 
     /*!
-     * Outputs each GPU thread computes, to time the kernels side by side: 1 (the
-     * default) one output per thread; 2, 4 or 8 consecutive outputs per thread that
-     * load each input sample once for all of them (pfb_arb_kernels.cuh,
-     * resample_window), where its shared memory fits (else one per thread). Other
-     * values throw std::invalid_argument.
+     * Outputs each GPU thread computes: 0 (the default) picks by the rate, 4 at rates
+     * up to 1 and 2 above (the fastest measured on an H100: docs/benchmarks.md); 1 one
+     * output per thread (resample); 2, 4 or 8 consecutive outputs per thread that load
+     * each input sample once for all of them (pfb_arb_kernels.cuh, resample_window),
+     * where its shared memory fits (else one per thread). Other values throw
+     * std::invalid_argument.
      */
     void set_outputs_per_thread(int k);
     int outputs_per_thread() const { return d_outputs_per_thread; }
@@ -105,7 +106,7 @@ private:
     port_layout d_ports;
     std::array<plan_slot, 4> d_plans;
     int d_next_plan = 0;
-    int d_outputs_per_thread = 1;
+    int d_outputs_per_thread = 0;
     int d_launched_per_thread = 0;
     // output_count(n) memo: the block and the host_stream ask for it before process()
     // runs; every n in [d_memo_lo, d_memo_hi] gives d_memo_count.
