@@ -12,6 +12,7 @@
 #include "flowgraph_timer.h"
 #include "pfb/pfb_interpolator_engine.h"
 #include "pfb/pfb_synthesizer_engine.h"
+#include "pfb/pfb_tuning.h"
 #include <gnuradio/blocks/copy.h>
 #include <gnuradio/blocks/head.h>
 #include <gnuradio/blocks/null_sink.h>
@@ -24,6 +25,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <memory>
+#include <stdexcept>
 #include <vector>
 
 namespace bench {
@@ -118,33 +121,53 @@ void run_engine_rows(const options& o, const device_info& dev, std::vector<row>&
                 },
                 rows);
         }
+    // Each synthesizer shape on the default path, then on the one-pass kernel (gather,
+    // inverse FFT and branch filters in one kernel) where that applies.
+    auto& tuning = cuda::default_pfb_tuning();
+    const auto saved = tuning.synth;
     for (const int M : synth_channels)
         for (const int T : taps_per_branch)
-            for (const bool twox : { false, true }) {
-                const std::size_t n = outputs / M; // steps; each port n samples
-                engine_row(
-                    o,
-                    dev,
-                    std::string("gpufilter pfb_synthesizer engine") + (twox ? " 2x" : ""),
-                    M,
-                    T,
-                    n * M,
-                    16.0, // 8 bytes in (one sample of each of M ports) + 8 out
-                    [&] {
-                        std::vector<int> map(M);
-                        std::vector<const void*> src(M);
-                        for (int k = 0; k < M; ++k) {
-                            map[k] = k;
-                            src[k] = in.get() + static_cast<std::size_t>(k) * n;
-                        }
-                        cuda::pfb_synthesizer_engine e(
-                            M, random_samples<float>(M * T, 5), twox, map);
-                        void* dst[] = { out.get() };
-                        return time_on_new_stream(
-                            o, [&](cudaStream_t s) { e.process(src.data(), n, dst, s); });
-                    },
-                    rows);
-            }
+            for (const bool twox : { false, true })
+                for (const bool one_pass : { false, true }) {
+                    if (one_pass &&
+                        cuda::synth_one_pass_regions(M * (twox ? 2 : 1), T) == 0)
+                        continue;
+                    const std::size_t n = outputs / M; // steps; each port n samples
+                    engine_row(
+                        o,
+                        dev,
+                        std::string("gpufilter pfb_synthesizer engine") +
+                            (twox ? " 2x" : "") + (one_pass ? " one-pass" : ""),
+                        M,
+                        T,
+                        n * M,
+                        16.0, // 8 bytes in (one sample of each of M ports) + 8 out
+                        [&] {
+                            std::vector<int> map(M);
+                            std::vector<const void*> src(M);
+                            for (int k = 0; k < M; ++k) {
+                                map[k] = k;
+                                src[k] = in.get() + static_cast<std::size_t>(k) * n;
+                            }
+                            tuning.synth = one_pass ? cuda::synth_path::one_pass : saved;
+                            std::unique_ptr<cuda::pfb_synthesizer_engine> e;
+                            try {
+                                e = std::make_unique<cuda::pfb_synthesizer_engine>(
+                                    M, random_samples<float>(M * T, 5), twox, map);
+                            } catch (...) {
+                                tuning.synth = saved;
+                                throw;
+                            }
+                            tuning.synth = saved;
+                            if (one_pass && !e->one_pass())
+                                throw std::logic_error("one-pass kernel not taken");
+                            void* dst[] = { out.get() };
+                            return time_on_new_stream(o, [&](cudaStream_t s) {
+                                e->process(src.data(), n, dst, s);
+                            });
+                        },
+                        rows);
+                }
 }
 
 //! A synthesizer flowgraph: M repeating sources -> block -> head(n outputs) -> null
