@@ -27,6 +27,7 @@
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace bench {
@@ -122,22 +123,29 @@ void run_engine_rows(const options& o, const device_info& dev, std::vector<row>&
                 rows);
         }
     // Each synthesizer shape on the default path, then on the one-pass kernel (gather,
-    // inverse FFT and branch filters in one kernel) where that applies.
+    // inverse FFT and branch filters in one kernel) with 1 and 2 regions of 4096 samples
+    // a block where they fit (synth_one_pass_regions' rule picks one of them).
     auto& tuning = cuda::default_pfb_tuning();
-    const auto saved = tuning.synth;
+    const auto saved = tuning;
     for (const int M : synth_channels)
         for (const int T : taps_per_branch)
             for (const bool twox : { false, true })
-                for (const bool one_pass : { false, true }) {
-                    if (one_pass &&
-                        cuda::synth_one_pass_regions(M * (twox ? 2 : 1), T) == 0)
+                for (const int regions : { 0, 1, 2 }) { // 0: the default path
+                    const int P = M * (twox ? 2 : 1);
+                    if (regions > 0 && cuda::synth_one_pass_regions(P, T, regions) == 0)
                         continue;
+                    std::string what = "gpufilter pfb_synthesizer engine";
+                    if (twox)
+                        what += " 2x";
+                    if (regions > 0)
+                        what +=
+                            " one-pass G=" + std::to_string(regions) +
+                            (cuda::synth_one_pass_regions(P, T) == regions ? "*" : "");
                     const std::size_t n = outputs / M; // steps; each port n samples
                     engine_row(
                         o,
                         dev,
-                        std::string("gpufilter pfb_synthesizer engine") +
-                            (twox ? " 2x" : "") + (one_pass ? " one-pass" : ""),
+                        what,
                         M,
                         T,
                         n * M,
@@ -149,17 +157,20 @@ void run_engine_rows(const options& o, const device_info& dev, std::vector<row>&
                                 map[k] = k;
                                 src[k] = in.get() + static_cast<std::size_t>(k) * n;
                             }
-                            tuning.synth = one_pass ? cuda::synth_path::one_pass : saved;
+                            if (regions > 0) {
+                                tuning.synth = cuda::synth_path::one_pass;
+                                tuning.synth_regions = regions;
+                            }
                             std::unique_ptr<cuda::pfb_synthesizer_engine> e;
                             try {
                                 e = std::make_unique<cuda::pfb_synthesizer_engine>(
                                     M, random_samples<float>(M * T, 5), twox, map);
                             } catch (...) {
-                                tuning.synth = saved;
+                                tuning = saved;
                                 throw;
                             }
-                            tuning.synth = saved;
-                            if (one_pass && !e->one_pass())
+                            tuning = saved;
+                            if (regions > 0 && e->one_pass_regions() != regions)
                                 throw std::logic_error("one-pass kernel not taken");
                             void* dst[] = { out.get() };
                             return time_on_new_stream(o, [&](cudaStream_t s) {
@@ -169,6 +180,7 @@ void run_engine_rows(const options& o, const device_info& dev, std::vector<row>&
                         rows);
                 }
 }
+
 
 //! A synthesizer flowgraph: M repeating sources -> block -> head(n outputs) -> null
 //! sink; seconds of tb->run().

@@ -81,6 +81,7 @@ pfb_synthesizer_engine::pfb_synthesizer_engine(unsigned numchans,
         pfb_fused_supported(d_fft_size) && d_fft_size <= 1024 &&
         (path == pfb_path::fused || (path == pfb_path::automatic && d_fft_size <= 32));
     const auto synth = default_pfb_tuning().synth;
+    d_regions_wanted = default_pfb_tuning().synth_regions;
     d_one_pass_wanted =
         synth == synth_path::one_pass && synth_one_pass_regions(d_fft_size, 1) > 0;
     if (d_one_pass_wanted) {
@@ -120,7 +121,9 @@ void pfb_synthesizer_engine::set_taps(const std::vector<float>& taps, cudaStream
     GPUFILTER_CHECK(cudaStreamSynchronize(s)); // queued calls may read what goes
     const std::size_t T = upload_branch_taps(taps, d_numchans, d_branch, s);
     d_one_pass_regions =
-        d_one_pass_wanted ? synth_one_pass_regions(d_fft_size, static_cast<int>(T)) : 0;
+        d_one_pass_wanted
+            ? synth_one_pass_regions(d_fft_size, static_cast<int>(T), d_regions_wanted)
+            : 0;
     // The one-pass kernel keeps only the T - 1 rows of state in device memory.
     const std::size_t rows = d_one_pass_regions > 0
                                  ? std::max<std::size_t>(T - 1, 1) * d_fft_size

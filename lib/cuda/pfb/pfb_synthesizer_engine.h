@@ -69,8 +69,10 @@ public:
     bool fused() const { return d_fused; }
     //! Whether calls run the one-pass kernel (gather, inverse FFT and branch filters in
     //! one kernel) with the current taps: synth_path::one_pass (or the automatic rule)
-    //! when the engine was made, and synth_one_pass_regions(P, T) > 0.
+    //! when the engine was made, and synth_one_pass_regions(P, T, synth_regions) > 0.
     bool one_pass() const { return d_one_pass_regions > 0; }
+    //! The one-pass kernel's regions of 4096 samples a block (0: not one pass).
+    int one_pass_regions() const { return d_one_pass_regions; }
     unsigned numchans() const { return d_numchans; }
     bool twox() const { return d_twox == 2; }
     int taps_per_filter() const { return d_taps_per_filter; }
@@ -99,6 +101,7 @@ private:
     int d_log2p = 0;
     device_buffer<complex> d_twiddle; // fused, one pass: exp(+2 pi i m / P), m < P
     bool d_one_pass_wanted = false;
+    int d_regions_wanted = 0;   // pfb_tuning's synth_regions
     int d_one_pass_regions = 0; // with the current taps; 0: the rows path
 
     struct table {
