@@ -12,6 +12,7 @@
 #include "flowgraph_timer.h"
 #include "pfb/pfb_interpolator_engine.h"
 #include "pfb/pfb_synthesizer_engine.h"
+#include "pfb/pfb_tuning.h"
 #include <gnuradio/blocks/copy.h>
 #include <gnuradio/blocks/head.h>
 #include <gnuradio/blocks/null_sink.h>
@@ -24,6 +25,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace bench {
@@ -118,34 +122,65 @@ void run_engine_rows(const options& o, const device_info& dev, std::vector<row>&
                 },
                 rows);
         }
+    // Each synthesizer shape on the default path, then on the one-pass kernel (gather,
+    // inverse FFT and branch filters in one kernel) with 1 and 2 regions of 4096 samples
+    // a block where they fit (synth_one_pass_regions' rule picks one of them).
+    auto& tuning = cuda::default_pfb_tuning();
+    const auto saved = tuning;
     for (const int M : synth_channels)
         for (const int T : taps_per_branch)
-            for (const bool twox : { false, true }) {
-                const std::size_t n = outputs / M; // steps; each port n samples
-                engine_row(
-                    o,
-                    dev,
-                    std::string("gpufilter pfb_synthesizer engine") + (twox ? " 2x" : ""),
-                    M,
-                    T,
-                    n * M,
-                    16.0, // 8 bytes in (one sample of each of M ports) + 8 out
-                    [&] {
-                        std::vector<int> map(M);
-                        std::vector<const void*> src(M);
-                        for (int k = 0; k < M; ++k) {
-                            map[k] = k;
-                            src[k] = in.get() + static_cast<std::size_t>(k) * n;
-                        }
-                        cuda::pfb_synthesizer_engine e(
-                            M, random_samples<float>(M * T, 5), twox, map);
-                        void* dst[] = { out.get() };
-                        return time_on_new_stream(
-                            o, [&](cudaStream_t s) { e.process(src.data(), n, dst, s); });
-                    },
-                    rows);
-            }
+            for (const bool twox : { false, true })
+                for (const int regions : { 0, 1, 2 }) { // 0: the default path
+                    const int P = M * (twox ? 2 : 1);
+                    if (regions > 0 && cuda::synth_one_pass_regions(P, T, regions) == 0)
+                        continue;
+                    std::string what = "gpufilter pfb_synthesizer engine";
+                    if (twox)
+                        what += " 2x";
+                    if (regions > 0)
+                        what +=
+                            " one-pass G=" + std::to_string(regions) +
+                            (cuda::synth_one_pass_regions(P, T) == regions ? "*" : "");
+                    const std::size_t n = outputs / M; // steps; each port n samples
+                    engine_row(
+                        o,
+                        dev,
+                        what,
+                        M,
+                        T,
+                        n * M,
+                        16.0, // 8 bytes in (one sample of each of M ports) + 8 out
+                        [&] {
+                            std::vector<int> map(M);
+                            std::vector<const void*> src(M);
+                            for (int k = 0; k < M; ++k) {
+                                map[k] = k;
+                                src[k] = in.get() + static_cast<std::size_t>(k) * n;
+                            }
+                            if (regions > 0) {
+                                tuning.synth = cuda::synth_path::one_pass;
+                                tuning.synth_regions = regions;
+                            }
+                            std::unique_ptr<cuda::pfb_synthesizer_engine> e;
+                            try {
+                                e = std::make_unique<cuda::pfb_synthesizer_engine>(
+                                    M, random_samples<float>(M * T, 5), twox, map);
+                            } catch (...) {
+                                tuning = saved;
+                                throw;
+                            }
+                            tuning = saved;
+                            if (regions > 0 && e->one_pass_regions() != regions)
+                                throw std::logic_error("one-pass kernel not taken");
+                            void* dst[] = { out.get() };
+                            return time_on_new_stream(o, [&](cudaStream_t s) {
+                                e->process(src.data(), n, dst, s);
+                            });
+                        },
+                        rows);
+                }
 }
+
 
 //! A synthesizer flowgraph: M repeating sources -> block -> head(n outputs) -> null
 //! sink; seconds of tb->run().

@@ -80,7 +80,19 @@ pfb_synthesizer_engine::pfb_synthesizer_engine(unsigned numchans,
     d_fused =
         pfb_fused_supported(d_fft_size) && d_fft_size <= 1024 &&
         (path == pfb_path::fused || (path == pfb_path::automatic && d_fft_size <= 32));
-    if (d_fused) {
+    const auto synth = default_pfb_tuning().synth;
+    d_regions_wanted = default_pfb_tuning().synth_regions;
+    d_one_pass_wanted =
+        synth == synth_path::one_pass && synth_one_pass_regions(d_fft_size, 1) > 0;
+    if (d_one_pass_wanted) {
+        for (auto* kernel :
+             { pfb_kernels::synth_one_pass<1>, pfb_kernels::synth_one_pass<2> })
+            GPUFILTER_CHECK(cudaFuncSetAttribute(
+                kernel,
+                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                pfb_kernels::one_pass_smem_bytes(pfb_kernels::one_pass_max_regions)));
+    }
+    if (d_fused || d_one_pass_wanted) {
         while ((1 << d_log2p) < d_fft_size)
             ++d_log2p;
         std::vector<complex> tw(d_fft_size);
@@ -108,7 +120,14 @@ void pfb_synthesizer_engine::set_taps(const std::vector<float>& taps, cudaStream
         throw std::invalid_argument("taps: must not be empty");
     GPUFILTER_CHECK(cudaStreamSynchronize(s)); // queued calls may read what goes
     const std::size_t T = upload_branch_taps(taps, d_numchans, d_branch, s);
-    const std::size_t rows = (T - 1 + d_chunk_rows) * d_fft_size;
+    d_one_pass_regions =
+        d_one_pass_wanted
+            ? synth_one_pass_regions(d_fft_size, static_cast<int>(T), d_regions_wanted)
+            : 0;
+    // The one-pass kernel keeps only the T - 1 rows of state in device memory.
+    const std::size_t rows = d_one_pass_regions > 0
+                                 ? std::max<std::size_t>(T - 1, 1) * d_fft_size
+                                 : (T - 1 + d_chunk_rows) * d_fft_size;
     for (auto& r : d_rows)
         if (r.size() < rows)
             r = device_buffer<complex>(rows);
@@ -178,6 +197,33 @@ std::size_t pfb_synthesizer_engine::process(const void* const* in,
     const int T = d_taps_per_filter;
     const std::size_t H = static_cast<std::size_t>(T - 1) * P; // history samples
     auto* y = static_cast<float2*>(out[0]);
+    if (d_one_pass_regions > 0) {
+        const int log2g = d_one_pass_regions == 2 ? 1 : 0;
+        const long long steps_per_block =
+            (pfb_kernels::fused_elems << log2g) / P - (T - 1);
+        const unsigned grid = blocks_for(static_cast<long long>(n), steps_per_block);
+        auto* kernel =
+            d_twox == 2 ? pfb_kernels::synth_one_pass<2> : pfb_kernels::synth_one_pass<1>;
+        kernel<<<grid,
+                 pfb_kernels::fused_threads,
+                 pfb_kernels::one_pass_smem_bytes(d_one_pass_regions),
+                 s>>>(reinterpret_cast<const float2* const*>(ports),
+                      d_inv.get(),
+                      d_log2p,
+                      log2g,
+                      reinterpret_cast<const float2*>(d_twiddle.get()),
+                      T,
+                      d_branch.get(),
+                      d_parity,
+                      static_cast<long long>(n),
+                      reinterpret_cast<const float2*>(d_rows[d_current].get()),
+                      reinterpret_cast<float2*>(d_rows[d_current ^ 1].get()),
+                      y);
+        GPUFILTER_CHECK_LAUNCH();
+        d_current ^= 1;
+        d_parity = static_cast<int>((d_parity + n) & 1);
+        return n * d_numchans;
+    }
     for (std::size_t first = 0; first < n; first += d_chunk_rows) {
         const std::size_t count = std::min(d_chunk_rows, n - first);
         complex* rows = d_rows[d_current].get();

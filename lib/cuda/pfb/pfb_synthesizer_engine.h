@@ -32,6 +32,10 @@ namespace cuda {
  * set_taps() zeros the filter state (gr-filter's fir_filter_with_buffer::set_taps
  * does) and keeps the 2x parity (gr-filter's d_state). The state is T - 1 transformed
  * rows on the device; history_items() is 0, as gr-filter's block has no history.
+ *
+ * Two ways through the kernels (pfb_tuning's synth_path when the engine is made): the
+ * transformed rows written to device memory and read back by the branch filters, or
+ * one kernel that gathers, transforms and filters in shared memory (one_pass()).
  */
 class pfb_synthesizer_engine final : public processor
 {
@@ -63,6 +67,12 @@ public:
     //! automatic takes the fused kernel for P a power of two in [2, 32] (measured),
     //! fused wherever it applies (P a power of two in [2, 1024]).
     bool fused() const { return d_fused; }
+    //! Whether calls run the one-pass kernel (gather, inverse FFT and branch filters in
+    //! one kernel) with the current taps: synth_path::one_pass (or the automatic rule)
+    //! when the engine was made, and synth_one_pass_regions(P, T, synth_regions) > 0.
+    bool one_pass() const { return d_one_pass_regions > 0; }
+    //! The one-pass kernel's regions of 4096 samples a block (0: not one pass).
+    int one_pass_regions() const { return d_one_pass_regions; }
     unsigned numchans() const { return d_numchans; }
     bool twox() const { return d_twox == 2; }
     int taps_per_filter() const { return d_taps_per_filter; }
@@ -89,7 +99,10 @@ private:
     int d_parity = 0; // gr-filter's d_state at the next step
     bool d_fused = false;
     int d_log2p = 0;
-    device_buffer<complex> d_twiddle; // fused: exp(+2 pi i m / P), m < P
+    device_buffer<complex> d_twiddle; // fused, one pass: exp(+2 pi i m / P), m < P
+    bool d_one_pass_wanted = false;
+    int d_regions_wanted = 0;   // pfb_tuning's synth_regions
+    int d_one_pass_regions = 0; // with the current taps; 0: the rows path
 
     struct table {
         std::vector<const void*> key;

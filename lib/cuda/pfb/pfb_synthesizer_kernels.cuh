@@ -53,6 +53,24 @@ __global__ void synth_gather(const float2* const* __restrict__ ports,
 }
 
 /*!
+ * Every row of fused_elems samples in buf (fused_pad layout, rows of P = 2^log2P)
+ * transformed in place by the channelizer's Stockham passes (fft_pass: unscaled,
+ * exp(+j)): a radix-2 pass when log2 P is odd, a radix-4 pass when the rest is not a
+ * multiple of 4, then radix-16 passes. Every thread of the block calls it.
+ */
+__device__ __forceinline__ void
+fft_rows(float2* buf, int log2P, const float2* __restrict__ twiddle)
+{
+    int log2Ns = 0;
+    if (log2P & 1)
+        log2Ns = fft_pass<2>(buf, log2P, log2Ns, twiddle);
+    if ((log2P - log2Ns) & 2)
+        log2Ns = fft_pass<4>(buf, log2P, log2Ns, twiddle);
+    while (log2Ns < log2P)
+        log2Ns = fft_pass<16>(buf, log2P, log2Ns, twiddle);
+}
+
+/*!
  * synth_gather and the inverse FFT in one kernel, for P a power of two in [2, 1024]:
  * block b gathers steps [b*rows, b*rows + rows), rows = fused_elems / P, from the
  * ports into shared memory (consecutive threads read consecutive steps of one port),
@@ -88,13 +106,7 @@ __global__ void __launch_bounds__(fused_threads)
         buf[fused_pad((r << log2P) + bin)] = v;
     }
     __syncthreads();
-    int log2Ns = 0;
-    if (log2P & 1)
-        log2Ns = fft_pass<2>(buf, log2P, log2Ns, twiddle);
-    if ((log2P - log2Ns) & 2)
-        log2Ns = fft_pass<4>(buf, log2P, log2Ns, twiddle);
-    while (log2Ns < log2P)
-        log2Ns = fft_pass<16>(buf, log2P, log2Ns, twiddle);
+    fft_rows(buf, log2P, twiddle);
     const int total = nb << log2P;
     float2* dst = rows_out + (step0 << log2P);
     for (int e = tid; e < total; e += fused_threads)
@@ -177,6 +189,162 @@ __global__ void __launch_bounds__(synth_threads) synth_fir(const float2* __restr
         const long long s = s0 + TW * q;
         if (s < count)
             out[s * M + i] = acc[q];
+    }
+}
+
+// The one-pass kernel's shape: a block transforms G = 2^log2G regions of fused_elems
+// samples (G * 4096 / P rows), G at most one_pass_max_regions; a work item of its
+// filter stage is one branch and one_pass_steps steps of one parity.
+constexpr int one_pass_max_regions = 2;
+constexpr int one_pass_max_fft = 64;
+constexpr int one_pass_steps = 8;
+constexpr int one_pass_min_blocks = 3; // at most 80 registers
+//! Shared memory of a block with `regions` regions: 34 KB each.
+constexpr int one_pass_smem_bytes(int regions) { return regions * fused_smem_bytes; }
+
+/*!
+ * The whole synthesizer in one kernel, for P = 2^log2P <= one_pass_max_fft and H = T - 1
+ * rows of history at most half a block's rows: no transformed row goes through device
+ * memory. Block b holds rows = G * fused_elems / P rows, row r being step b*S - H + r of
+ * the call, S = rows - H: the H steps before its own S steps (the "halo", whose
+ * transforms its neighbour computes too) and then its own.
+ *
+ * 1. Gather, as synth_gather_fft: consecutive threads read consecutive steps of one
+ *    port (bins no port feeds are 0, steps outside [0, count) are 0) into
+ *    buf[fused_pad(r*P + bin)].
+ * 2. fft_rows on each region (rows never straddle a region: P divides 4096).
+ *    Block 0's halo is the steps before the call: it takes the H kept rows state_in
+ *    (its own transforms of zeros are overwritten). The last block writes the newest H
+ *    rows (rows nb .. nb + H - 1, nb its own valid steps; with nb < H some come from
+ *    its halo, i.e. from state_in) to state_out, the next call's state_in.
+ * 3. Branch filters as synth_fir, out of shared memory: a work item is branch
+ *    i < M = P / TW and the steps t0 + TW*q, q < one_pass_steps, of one parity (one
+ *    half c of the rows); for each tap residue mod TW a register window slides up the
+ *    column, one load and one tap load per one_pass_steps multiply-adds. Consecutive
+ *    items take consecutive branches, so each store of a warp fills whole 32-byte
+ *    sectors for M >= 4: out[(b*S + t)*M + i].
+ *
+ * state_in and state_out are different buffers (block 0 may still read state_in
+ * while the last block writes).
+ */
+template <int TW>
+__global__ void __launch_bounds__(fused_threads, one_pass_min_blocks)
+    synth_one_pass(const float2* const* __restrict__ ports,
+                   const int* __restrict__ inv,
+                   int log2P,
+                   int log2G,
+                   const float2* __restrict__ twiddle,
+                   int T,
+                   const float* __restrict__ taps,
+                   int parity,
+                   long long count,
+                   const float2* __restrict__ state_in,
+                   float2* __restrict__ state_out,
+                   float2* __restrict__ out)
+{
+    constexpr int Q = one_pass_steps;
+    extern __shared__ float4 storage[];
+    float2* buf = reinterpret_cast<float2*>(storage);
+    const int tid = threadIdx.x;
+    const int H = T - 1;
+    const int log2rows = 12 + log2G - log2P; // fused_elems = 4096
+    const int rows = 1 << log2rows;
+    const int S = rows - H;
+    const long long step0 = static_cast<long long>(blockIdx.x) * S;
+    const int nb = static_cast<int>(min(static_cast<long long>(S), count - step0));
+    const long long lo = step0 - H; // the step of row 0
+
+    // Each bin's port (null: none), then batches of gather_batch samples a thread whose
+    // loads are all issued before the stores.
+    __shared__ const float2* bin_port[one_pass_max_fft];
+    if (tid < (1 << log2P)) {
+        const int port = inv[tid];
+        bin_port[tid] = port >= 0 ? ports[port] : nullptr;
+    }
+    __syncthreads();
+    constexpr int gather_batch = 8;
+    const int elems = fused_elems << log2G; // a multiple of gather_batch * threads
+    for (int e0 = tid; e0 < elems; e0 += gather_batch * fused_threads) {
+        float2 v[gather_batch];
+#pragma unroll
+        for (int k = 0; k < gather_batch; ++k) {
+            const int e = e0 + k * fused_threads;
+            const float2* src = bin_port[e >> log2rows];
+            const long long s = lo + (e & (rows - 1));
+            v[k] = src && s >= 0 && s < count ? src[s] : make_float2(0.0f, 0.0f);
+        }
+#pragma unroll
+        for (int k = 0; k < gather_batch; ++k) {
+            const int e = e0 + k * fused_threads;
+            buf[fused_pad(((e & (rows - 1)) << log2P) + (e >> log2rows))] = v[k];
+        }
+    }
+    __syncthreads();
+    for (int g = 0; g < (1 << log2G); ++g)
+        fft_rows(buf + g * fused_pad(fused_elems), log2P, twiddle);
+
+    const int hist = H << log2P; // samples of H rows
+    if (blockIdx.x == 0 && hist > 0) {
+        for (int e = tid; e < hist; e += fused_threads)
+            buf[fused_pad(e)] = state_in[e];
+        __syncthreads();
+    }
+    if (blockIdx.x == gridDim.x - 1)
+        for (int e = tid; e < hist; e += fused_threads)
+            state_out[e] = buf[fused_pad((nb << log2P) + e)];
+
+    const int log2M = log2P - (TW - 1);
+    const int M = 1 << log2M;
+    const int groups = (nb + TW * Q - 1) / (TW * Q);
+    const int items = groups << log2P; // groups * TW * M
+    for (int w = tid; w < items; w += fused_threads) {
+        const int i = w & (M - 1);
+        const int g = w >> log2M;
+        const int t0 = (g / TW) * (TW * Q) + g % TW;
+        if (t0 >= nb)
+            continue;
+        const int c =
+            TW == 1 ? 0 : (((parity + static_cast<int>((step0 + t0) & 1)) & 1) ^ 1);
+        const int col = c * M + i;
+        // Step t, tap j: row H + t - j.
+        auto load = [&](int row) {
+            return row < rows ? buf[fused_pad((row << log2P) + col)]
+                              : make_float2(0.0f, 0.0f);
+        };
+        float2 acc[Q];
+#pragma unroll
+        for (int q = 0; q < Q; ++q)
+            acc[q] = make_float2(0.0f, 0.0f);
+        float2 win[TW][Q];
+#pragma unroll
+        for (int jr = 0; jr < TW; ++jr)
+#pragma unroll
+            for (int q = 0; q < Q; ++q)
+                win[jr][q] =
+                    jr < T ? load(H + t0 + TW * q - jr) : make_float2(0.0f, 0.0f);
+        for (int j0 = 0; j0 < T; j0 += TW) {
+#pragma unroll
+            for (int jr = 0; jr < TW; ++jr) {
+                const int j = j0 + jr;
+                if (j < T) {
+                    const float h = __ldg(taps + (j << log2M) + i);
+#pragma unroll
+                    for (int q = 0; q < Q; ++q)
+                        caxpy(acc[q], h, win[jr][q]);
+#pragma unroll
+                    for (int q = Q - 1; q > 0; --q)
+                        win[jr][q] = win[jr][q - 1];
+                    // Row H + t0 - j - TW >= 0 while j + TW < T.
+                    if (j + TW < T)
+                        win[jr][0] = buf[fused_pad(((H + t0 - j - TW) << log2P) + col)];
+                }
+            }
+        }
+        float2* dst = out + (step0 + t0) * M + i;
+#pragma unroll
+        for (int q = 0; q < Q; ++q)
+            if (t0 + TW * q < nb)
+                dst[static_cast<long long>(TW * q) * M] = acc[q];
     }
 }
 

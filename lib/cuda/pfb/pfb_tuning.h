@@ -16,8 +16,19 @@ namespace cuda {
 //! automatic).
 enum class pfb_path { automatic, two_pass, fused };
 
+//! The synthesizer's kernels. rows: the transformed rows go through device memory
+//! (a gather + inverse FFT kernel or kernels, as `path` picks, then the branch filter
+//! kernel). one_pass: gather, inverse FFT and branch filters in one kernel
+//! (synth_one_pass) wherever it applies (synth_one_pass_regions), else rows.
+//! automatic: the measured rule, today rows everywhere.
+enum class synth_path { automatic, rows, one_pass };
+
 struct pfb_tuning {
     pfb_path path = pfb_path::automatic;
+    synth_path synth = synth_path::automatic;
+    //! The one-pass kernel's regions of 4096 samples a block: 0 the rule of
+    //! synth_one_pass_regions, 1 or 2 that many wherever they fit (for timing both).
+    int synth_regions = 0;
 };
 
 /*!
@@ -31,6 +42,27 @@ pfb_tuning& default_pfb_tuning();
 inline bool pfb_fused_supported(int N)
 {
     return N >= 2 && N <= 4096 && (N & (N - 1)) == 0;
+}
+
+/*!
+ * How many regions of 4096 samples (1 or 2) a block of the synthesizer's one-pass
+ * kernel transforms for FFT size P and T taps per branch, or 0 where that kernel does
+ * not apply. It needs P a power of two in [2, 64] and the T - 1 steps before a block's
+ * own (its halo, transformed twice) at most half of the block's rows (4096/P a
+ * region). The rule (regions 0): one region where the halo is at most an eighth of its
+ * rows, else two. regions 1 or 2: that many where they fit.
+ */
+inline int synth_one_pass_regions(int P, int T, int regions = 0)
+{
+    if (P < 2 || P > 64 || (P & (P - 1)) != 0 || T < 1 || regions < 0 || regions > 2)
+        return 0;
+    const int rows = 4096 / P;
+    const auto fits = [&](int g) { return 2 * (T - 1) <= g * rows; };
+    if (regions > 0)
+        return fits(regions) ? regions : 0;
+    if (8 * (T - 1) <= rows)
+        return 1;
+    return fits(2) ? 2 : 0;
 }
 
 //! The measured rule of pfb_path::automatic (docs/kernels.md): whether the fused

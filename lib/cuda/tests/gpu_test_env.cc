@@ -32,6 +32,17 @@ const bool pfb_path_forced = [] {
     }
     return true;
 }();
+// GPUFILTER_SYNTH_PATH=rows|one_pass forces the synthesizer's kernels likewise.
+const bool synth_path_forced = [] {
+    if (const char* v = std::getenv("GPUFILTER_SYNTH_PATH")) {
+        const std::string p = v;
+        if (p == "rows")
+            cuda::default_pfb_tuning().synth = cuda::synth_path::rows;
+        else if (p == "one_pass")
+            cuda::default_pfb_tuning().synth = cuda::synth_path::one_pass;
+    }
+    return true;
+}();
 } // namespace
 
 } // namespace test

@@ -8,6 +8,7 @@
 #include "pfb/pfb_tuning.h"
 #include "pfb_test_support.h"
 #include <gtest/gtest.h>
+#include <algorithm>
 #include <deque>
 #include <string>
 
@@ -257,6 +258,82 @@ TEST_F(pfb_synthesizer_test, fused_and_two_pass_paths_match_reference)
             }
     }
     tuning.path = saved;
+}
+
+TEST_F(pfb_synthesizer_test, one_pass_kernel_matches_reference)
+{
+    // Gather, inverse FFT and branch filters in one kernel, forced (ctest also runs
+    // every case of this file with it: engine_pfb_synthesizer_one_pass). Every FFT
+    // size it takes, one and two regions a block (the rule's and each forced), the
+    // most taps per branch it takes (the halo half the block) and one more (the rows
+    // path), calls of several blocks and calls shorter than a branch.
+    auto& tuning = cuda::default_pfb_tuning();
+    const auto saved = tuning;
+    tuning.synth = cuda::synth_path::one_pass;
+    for (const int forced : { 0, 1, 2 })
+        for (const bool twox : { false, true })
+            for (const unsigned M : { 2u, 4u, 8u, 16u, 32u, 64u }) {
+                const int P = static_cast<int>(M) * (twox ? 2 : 1);
+                if (P > 64)
+                    continue;
+                const int rows = 4096 / P;
+                for (const int T : { 1,
+                                     2,
+                                     3,
+                                     8,
+                                     rows / 8 + 1,
+                                     rows / 8 + 2,
+                                     rows / 2 + 1,
+                                     rows + 1,
+                                     rows + 2 }) {
+                    const int regions = cuda::synth_one_pass_regions(P, T, forced);
+                    if (forced > 0 && regions == 0)
+                        continue; // the rows path: once, with the rule
+                    tuning.synth_regions = forced;
+                    const auto taps = random_taps(M * T - (T > 1 ? 1 : 0), rng);
+                    {
+                        pfb_synthesizer_engine e(M, taps, twox, identity(M));
+                        EXPECT_EQ(e.one_pass_regions(), regions)
+                            << "M=" << M << " T=" << T << " twox=" << twox;
+                    }
+                    // S: the steps of a block.
+                    const std::size_t S = regions > 0 ? regions * rows - (T - 1) : 300;
+                    const std::size_t steps = 2 * S + T + 5;
+                    const std::vector<std::size_t> calls = {
+                        S + 3, 1, static_cast<std::size_t>(std::max(T - 2, 1)),
+                        0,     5, 2 * S + 1
+                    };
+                    const double err = run_and_compare(
+                        M, taps, twox, identity(M), steps, calls, {}, rng);
+                    EXPECT_LT(err, tolerance)
+                        << "M=" << M << " T=" << T << " twox=" << twox
+                        << " regions=" << regions;
+                }
+            }
+    tuning.synth_regions = 0;
+    // Taps that move a running engine between one and two regions and the rows path,
+    // with a channel map change, in uneven calls.
+    for (const bool twox : { false, true }) {
+        const unsigned M = 8;
+        const int rows = 4096 / (twox ? 16 : 8);
+        const std::vector<int> map = { 5, twox ? 13 : 2, 5 };
+        const std::vector<change> changes = {
+            { 401, random_taps(M * (rows / 8 + 3), rng), {} },
+            { 1302, random_taps(M * (rows + 2), rng), { 1, 0, 7 } },
+            { 1903, random_taps(M * 4 - 3, rng), {} },
+        };
+        EXPECT_LT(run_and_compare(M,
+                                  random_taps(M * 6, rng),
+                                  twox,
+                                  map,
+                                  2600,
+                                  { 37, 1, 5, 0, 1301, 16, 3, 129 },
+                                  changes,
+                                  rng),
+                  tolerance)
+            << "twox=" << twox;
+    }
+    tuning = saved;
 }
 
 TEST_F(pfb_synthesizer_test, channel_maps_fewer_inputs_and_repeats)
