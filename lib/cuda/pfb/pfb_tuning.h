@@ -20,7 +20,8 @@ enum class pfb_path { automatic, two_pass, fused };
 //! (a gather + inverse FFT kernel or kernels, as `path` picks, then the branch filter
 //! kernel). one_pass: gather, inverse FFT and branch filters in one kernel
 //! (synth_one_pass) wherever it applies (synth_one_pass_regions), else rows.
-//! automatic: the measured rule, today rows everywhere.
+//! automatic: the measured rule, one_pass up to 32 points (where it was timed), rows
+//! above.
 enum class synth_path { automatic, rows, one_pass };
 
 struct pfb_tuning {
