@@ -53,24 +53,6 @@ __global__ void synth_gather(const float2* const* __restrict__ ports,
 }
 
 /*!
- * Every row of fused_elems samples in buf (fused_pad layout, rows of P = 2^log2P)
- * transformed in place by the channelizer's Stockham passes (fft_pass: unscaled,
- * exp(+j)): a radix-2 pass when log2 P is odd, a radix-4 pass when the rest is not a
- * multiple of 4, then radix-16 passes. Every thread of the block calls it.
- */
-__device__ __forceinline__ void
-fft_rows(float2* buf, int log2P, const float2* __restrict__ twiddle)
-{
-    int log2Ns = 0;
-    if (log2P & 1)
-        log2Ns = fft_pass<2>(buf, log2P, log2Ns, twiddle);
-    if ((log2P - log2Ns) & 2)
-        log2Ns = fft_pass<4>(buf, log2P, log2Ns, twiddle);
-    while (log2Ns < log2P)
-        log2Ns = fft_pass<16>(buf, log2P, log2Ns, twiddle);
-}
-
-/*!
  * synth_gather and the inverse FFT in one kernel, for P a power of two in [2, 1024]:
  * block b gathers steps [b*rows, b*rows + rows), rows = fused_elems / P, from the
  * ports into shared memory (consecutive threads read consecutive steps of one port),

@@ -416,6 +416,24 @@ fft_pass(float2* buf, int log2N, int log2Ns, const float2* __restrict__ twiddle)
 }
 
 /*!
+ * Every row of fused_elems samples in buf (fused_pad layout, rows of P = 2^log2P)
+ * transformed in place by the Stockham passes above (fft_pass: unscaled,
+ * exp(+j)): a radix-2 pass when log2 P is odd, a radix-4 pass when the rest is not a
+ * multiple of 4, then radix-16 passes. Every thread of the block calls it.
+ */
+__device__ __forceinline__ void
+fft_rows(float2* buf, int log2P, const float2* __restrict__ twiddle)
+{
+    int log2Ns = 0;
+    if (log2P & 1)
+        log2Ns = fft_pass<2>(buf, log2P, log2Ns, twiddle);
+    if ((log2P - log2Ns) & 2)
+        log2Ns = fft_pass<4>(buf, log2P, log2Ns, twiddle);
+    while (log2Ns < log2P)
+        log2Ns = fft_pass<16>(buf, log2P, log2Ns, twiddle);
+}
+
+/*!
  * The fused path: branch FIR and unscaled inverse FFT in one kernel, for N a power of
  * two, N <= fused_elems (pfb_fused_supported). Block b computes steps
  * [b*rows, b*rows + rows) of the launch, rows = fused_elems / N, in the coordinates of
@@ -481,13 +499,7 @@ __global__ void __launch_bounds__(fused_threads, 4)
             src, buf, N, log2N, R, T, branch_taps, base, u_first, rows);
     __syncthreads();
 
-    int log2Ns = 0;
-    if (log2N & 1)
-        log2Ns = fft_pass<2>(buf, log2N, log2Ns, twiddle);
-    if ((log2N - log2Ns) & 2)
-        log2Ns = fft_pass<4>(buf, log2N, log2Ns, twiddle);
-    while (log2Ns < log2N)
-        log2Ns = fft_pass<16>(buf, log2N, log2Ns, twiddle);
+    fft_rows(buf, log2N, twiddle);
 
     // Rows [0, nb) out, pairs of samples as one 16-byte store where dst allows (N is
     // even: a pair never straddles a row or a pad).
