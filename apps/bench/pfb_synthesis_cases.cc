@@ -125,8 +125,6 @@ void run_engine_rows(const options& o, const device_info& dev, std::vector<row>&
     // Each synthesizer shape on the default path, then on the one-pass kernel (gather,
     // inverse FFT and branch filters in one kernel) with 1 and 2 regions of 4096 samples
     // a block where they fit (synth_one_pass_regions' rule picks one of them).
-    auto& tuning = cuda::default_pfb_tuning();
-    const auto saved = tuning;
     for (const int M : synth_channels)
         for (const int T : taps_per_branch)
             for (const bool twox : { false, true })
@@ -157,19 +155,16 @@ void run_engine_rows(const options& o, const device_info& dev, std::vector<row>&
                                 map[k] = k;
                                 src[k] = in.get() + static_cast<std::size_t>(k) * n;
                             }
-                            if (regions > 0) {
-                                tuning.synth = cuda::synth_path::one_pass;
-                                tuning.synth_regions = regions;
-                            }
-                            std::unique_ptr<cuda::pfb_synthesizer_engine> e;
-                            try {
-                                e = std::make_unique<cuda::pfb_synthesizer_engine>(
+                            const auto e = [&] {
+                                const cuda::pfb_tuning_scope restore_tuning;
+                                if (regions > 0) {
+                                    auto& tuning = cuda::default_pfb_tuning();
+                                    tuning.synth = cuda::synth_path::one_pass;
+                                    tuning.synth_regions = regions;
+                                }
+                                return std::make_unique<cuda::pfb_synthesizer_engine>(
                                     M, random_samples<float>(M * T, 5), twox, map);
-                            } catch (...) {
-                                tuning = saved;
-                                throw;
-                            }
-                            tuning = saved;
+                            }();
                             if (regions > 0 && e->one_pass_regions() != regions)
                                 throw std::logic_error("one-pass kernel not taken");
                             void* dst[] = { out.get() };
@@ -180,7 +175,6 @@ void run_engine_rows(const options& o, const device_info& dev, std::vector<row>&
                         rows);
                 }
 }
-
 
 //! A synthesizer flowgraph: M repeating sources -> block -> head(n outputs) -> null
 //! sink; seconds of tb->run().

@@ -39,6 +39,20 @@ struct pfb_tuning {
  */
 pfb_tuning& default_pfb_tuning();
 
+//! Puts default_pfb_tuning() back as it was when made, however the scope is left
+//! (a test or benchmark that forces a path).
+class pfb_tuning_scope
+{
+public:
+    pfb_tuning_scope() : d_saved(default_pfb_tuning()) {}
+    ~pfb_tuning_scope() { default_pfb_tuning() = d_saved; }
+    pfb_tuning_scope(const pfb_tuning_scope&) = delete;
+    pfb_tuning_scope& operator=(const pfb_tuning_scope&) = delete;
+
+private:
+    pfb_tuning d_saved;
+};
+
 //! Whether the fused kernel handles N channels: a power of two in [2, 4096].
 inline bool pfb_fused_supported(int N)
 {

@@ -137,10 +137,7 @@ TEST_F(pfb_channelizer_test, vector_layout_large_channel_counts)
 // at R = N up to N = 1024, the per-step loop otherwise) and the two-pass path.
 TEST_F(pfb_channelizer_test, fused_and_two_pass_paths_match_reference)
 {
-    struct restore {
-        cuda::pfb_tuning saved = cuda::default_pfb_tuning();
-        ~restore() { cuda::default_pfb_tuning() = saved; }
-    } restore_tuning;
+    const cuda::pfb_tuning_scope restore_tuning;
     for (const chan_case c : std::vector<chan_case>{ { 2, 1, 5 },
                                                      { 4, 2, 4 * 3 },
                                                      { 8, 1, 8 * 4 - 3 },

@@ -232,10 +232,12 @@ TEST_F(pfb_synthesizer_test, matches_reference_for_every_shape)
 
 TEST_F(pfb_synthesizer_test, fused_and_two_pass_paths_match_reference)
 {
-    // The fused gather + in-block FFT kernel (P a power of two up to 1024; the
-    // default takes it up to 32) and the gather kernel + cuFFT, each forced.
+    // The rows path's two ways: the fused gather + in-block FFT kernel (P a power of
+    // two up to 1024; the default takes it up to 32) and the gather kernel + cuFFT,
+    // each forced.
+    const cuda::pfb_tuning_scope restore_tuning;
     auto& tuning = cuda::default_pfb_tuning();
-    const auto saved = tuning.path;
+    tuning.synth = cuda::synth_path::rows;
     for (const auto path : { cuda::pfb_path::fused, cuda::pfb_path::two_pass }) {
         tuning.path = path;
         for (const bool twox : { false, true })
@@ -257,7 +259,6 @@ TEST_F(pfb_synthesizer_test, fused_and_two_pass_paths_match_reference)
                     << " path=" << (path == cuda::pfb_path::fused ? "fused" : "two_pass");
             }
     }
-    tuning.path = saved;
 }
 
 TEST_F(pfb_synthesizer_test, one_pass_kernel_matches_reference)
@@ -267,8 +268,8 @@ TEST_F(pfb_synthesizer_test, one_pass_kernel_matches_reference)
     // size it takes, one and two regions a block (the rule's and each forced), the
     // most taps per branch it takes (the halo half the block) and one more (the rows
     // path), calls of several blocks and calls shorter than a branch.
+    const cuda::pfb_tuning_scope restore_tuning;
     auto& tuning = cuda::default_pfb_tuning();
-    const auto saved = tuning;
     tuning.synth = cuda::synth_path::one_pass;
     for (const int forced : { 0, 1, 2 })
         for (const bool twox : { false, true })
@@ -333,7 +334,6 @@ TEST_F(pfb_synthesizer_test, one_pass_kernel_matches_reference)
                   tolerance)
             << "twox=" << twox;
     }
-    tuning = saved;
 }
 
 TEST_F(pfb_synthesizer_test, channel_maps_fewer_inputs_and_repeats)
