@@ -99,6 +99,50 @@ constexpr int synth_threads = 256;
 constexpr int synth_steps = 8; // steps per thread
 
 /*!
+ * The branch filter of both synthesizer filter kernels, on one column of transformed
+ * rows: acc[q] = sum_{j<T} tap(j) * Y[H + t + TW*q - j] for a work item's steps
+ * t + TW*q, q < Q (all of one parity, so all in one half of the rows). For each
+ * residue of j mod TW a register window slides down the column: one load and one tap
+ * load per tap serve Q multiply-adds. first(d) and next(d) read the column at row
+ * H + t + d: first() fills the windows (d up to TW*(Q-1), which may pass the last
+ * row), next() refills them (d = -j - TW < 0, always a row of the step's window).
+ */
+template <int TW, int Q, class First, class Next, class Tap>
+__device__ __forceinline__ void
+column_fir(First first, Next next, Tap tap, int T, float2 (&acc)[Q])
+{
+#pragma unroll
+    for (int q = 0; q < Q; ++q)
+        acc[q] = make_float2(0.0f, 0.0f);
+    float2 w[TW][Q];
+#pragma unroll
+    for (int jr = 0; jr < TW; ++jr)
+#pragma unroll
+        for (int q = 0; q < Q; ++q)
+            w[jr][q] = jr < T ? first(TW * q - jr) : make_float2(0.0f, 0.0f);
+
+    for (int j0 = 0; j0 < T; j0 += TW) {
+#pragma unroll
+        for (int jr = 0; jr < TW; ++jr) {
+            const int j = j0 + jr;
+            if (j < T) {
+                const float h = tap(j);
+#pragma unroll
+                for (int q = 0; q < Q; ++q) {
+                    acc[q].x = fmaf(h, w[jr][q].x, acc[q].x);
+                    acc[q].y = fmaf(h, w[jr][q].y, acc[q].y);
+                }
+#pragma unroll
+                for (int q = Q - 1; q > 0; --q)
+                    w[jr][q] = w[jr][q - 1];
+                if (j + TW < T)
+                    w[jr][0] = next(-j - TW);
+            }
+        }
+    }
+}
+
+/*!
  * out[r*M + i] = sum_{j<T} h[i + j*M] * Y[H + r - j][c(r)*M + i], r < count, where Y
  * holds H = T - 1 rows of history then the call's transformed rows (P = TW*M wide),
  * and c(r) = 0 (TW = 1) or the half gr-filter's 2x mode reads at that step,
@@ -135,37 +179,15 @@ __global__ void __launch_bounds__(synth_threads) synth_fir(const float2* __restr
         return row <= last_row ? col[row * P] : make_float2(0.0f, 0.0f);
     };
 
+    const long long row0 = T - 1 + s0;
+    const auto at = [&](int d) { return load(row0 + d); };
     float2 acc[S];
-#pragma unroll
-    for (int q = 0; q < S; ++q)
-        acc[q] = make_float2(0.0f, 0.0f);
-    float2 w[TW][S];
-#pragma unroll
-    for (int jr = 0; jr < TW; ++jr)
-#pragma unroll
-        for (int q = 0; q < S; ++q)
-            w[jr][q] = jr < T ? load(T - 1 + s0 + TW * q - jr) : make_float2(0.0f, 0.0f);
-
-    for (int j0 = 0; j0 < T; j0 += TW) {
-#pragma unroll
-        for (int jr = 0; jr < TW; ++jr) {
-            const int j = j0 + jr;
-            if (j < T) {
-                const float h = __ldg(taps + static_cast<long long>(j) * M + i);
-#pragma unroll
-                for (int q = 0; q < S; ++q) {
-                    acc[q].x = fmaf(h, w[jr][q].x, acc[q].x);
-                    acc[q].y = fmaf(h, w[jr][q].y, acc[q].y);
-                }
-#pragma unroll
-                for (int q = S - 1; q > 0; --q)
-                    w[jr][q] = w[jr][q - 1];
-                // Step s0, tap j + TW: row H + s0 - j - TW >= 0 while j + TW < T.
-                if (j + TW < T)
-                    w[jr][0] = load(T - 1 + s0 - j - TW);
-            }
-        }
-    }
+    column_fir<TW>(
+        at,
+        at,
+        [&](int j) { return __ldg(taps + static_cast<long long>(j) * M + i); },
+        T,
+        acc);
 #pragma unroll
     for (int q = 0; q < S; ++q) {
         const long long s = s0 + TW * q;
@@ -293,35 +315,13 @@ __global__ void __launch_bounds__(fused_threads, one_pass_min_blocks)
             return row < rows ? buf[fused_pad((row << log2P) + col)]
                               : make_float2(0.0f, 0.0f);
         };
+        const int row0 = H + t0;
         float2 acc[Q];
-#pragma unroll
-        for (int q = 0; q < Q; ++q)
-            acc[q] = make_float2(0.0f, 0.0f);
-        float2 win[TW][Q];
-#pragma unroll
-        for (int jr = 0; jr < TW; ++jr)
-#pragma unroll
-            for (int q = 0; q < Q; ++q)
-                win[jr][q] =
-                    jr < T ? load(H + t0 + TW * q - jr) : make_float2(0.0f, 0.0f);
-        for (int j0 = 0; j0 < T; j0 += TW) {
-#pragma unroll
-            for (int jr = 0; jr < TW; ++jr) {
-                const int j = j0 + jr;
-                if (j < T) {
-                    const float h = __ldg(taps + (j << log2M) + i);
-#pragma unroll
-                    for (int q = 0; q < Q; ++q)
-                        caxpy(acc[q], h, win[jr][q]);
-#pragma unroll
-                    for (int q = Q - 1; q > 0; --q)
-                        win[jr][q] = win[jr][q - 1];
-                    // Row H + t0 - j - TW >= 0 while j + TW < T.
-                    if (j + TW < T)
-                        win[jr][0] = buf[fused_pad(((H + t0 - j - TW) << log2P) + col)];
-                }
-            }
-        }
+        column_fir<TW>([&](int d) { return load(row0 + d); },
+                       [&](int d) { return buf[fused_pad(((row0 + d) << log2P) + col)]; },
+                       [&](int j) { return __ldg(taps + (j << log2M) + i); },
+                       T,
+                       acc);
         float2* dst = out + (step0 + t0) * M + i;
 #pragma unroll
         for (int q = 0; q < Q; ++q)
