@@ -169,12 +169,17 @@ class qa_pfb_arb_resampler(gr_unittest.TestCase):
         tb.connect(src, ours, got)
         tb.connect(src, theirs, want)
         tb.start()
+        # Done when the source has given everything, each block has read all but the
+        # few samples its forecast holds back, and nothing moved for a second (a busy
+        # machine can pause a block for longer than one poll).
         deadline = time.time() + 30
-        last = None
+        last, still = None, 0
         while time.time() < deadline:
             time.sleep(0.25)
             now = (ours.nitems_written(0), theirs.nitems_written(0), src.pos)
-            if now == last and src.pos == first:
+            read_all = all(b.nitems_read(0) >= first - 64 for b in (ours, theirs))
+            still = still + 1 if now == last else 0
+            if src.pos == first and read_all and still >= 4:
                 break
             last = now
         before = (ours.nitems_written(0), theirs.nitems_written(0))
