@@ -2,7 +2,8 @@
 // PFB synthesis side: the polyphase interpolator (interp 4, 16, 64) and synthesizer
 // (16, 256, 1024 channels). Engine rows on device-resident data (CUDA events) with the
 // fraction of the memory roofline of their own input and output bytes; flowgraph rows
-// beside gr-filter's same block and blocks.copy of the same output bytes. Every rate
+// beside gr-filter's same block and blocks.copy of the same output bytes (and, for
+// the synthesizer, GNU Radio's streams_to_stream of as many inputs). Every rate
 // in this family is in OUTPUT samples per second, so a row and its copy row compare
 // the same bytes.
 
@@ -16,6 +17,7 @@
 #include <gnuradio/blocks/copy.h>
 #include <gnuradio/blocks/head.h>
 #include <gnuradio/blocks/null_sink.h>
+#include <gnuradio/blocks/streams_to_stream.h>
 #include <gnuradio/blocks/vector_source.h>
 #include <gnuradio/filter/pfb_interpolator_ccf.h>
 #include <gnuradio/filter/pfb_synthesizer_ccf.h>
@@ -257,18 +259,25 @@ void run_flowgraph_rows(const options& o, std::vector<row>& rows)
     for (const int M : synth_channels) {
         const auto taps = random_samples<float>(M * 8, 5);
         const std::string gr_impl = "gr-filter pfb_synthesizer";
-        for (const bool ours : { true, false }) {
+        // GNU Radio's streams_to_stream has the synthesizer's ports and rates and does
+        // no arithmetic: the most any block of M inputs gets from the scheduler.
+        const std::string interleave_impl = "blocks.streams_to_stream";
+        for (const auto& impl :
+             { std::string("gpufilter pfb_synthesizer"), gr_impl, interleave_impl }) {
+            const bool ours = impl == "gpufilter pfb_synthesizer";
             const auto make = [&]() -> gr::basic_block_sptr {
                 if (ours)
                     return gr::gpufilter::pfb_synthesizer_ccf::make(M, taps);
-                return gr::filter::pfb_synthesizer_ccf::make(M, taps);
+                if (impl == gr_impl)
+                    return gr::filter::pfb_synthesizer_ccf::make(M, taps);
+                return gr::blocks::streams_to_stream::make(sizeof(gr_complex), M);
             };
             row r;
             r.family = family;
             r.type = "ccf";
-            r.taps = M * 8;
+            r.taps = impl == interleave_impl ? 0 : M * 8;
             r.decimation = M;
-            r.impl = ours ? "gpufilter pfb_synthesizer" : gr_impl;
+            r.impl = impl;
             r.copy_family = family;
             if (ours) {
                 r.reference_family = family;
@@ -278,12 +287,15 @@ void run_flowgraph_rows(const options& o, std::vector<row>& rows)
             try {
                 // Starting M source threads and their buffers takes up to half a
                 // second at 1024 channels, longer than a measurement: the rate is the
-                // slope between a run and one three times as long, start-up excluded.
+                // slope between a run and one three times as long, start-up excluded,
+                // the shorter run lasting at least twice the first, start-up-bound run
+                // (else at 1024 channels both would be little more than start-up).
                 std::uint64_t n = std::uint64_t(1) << 18;
                 double t = run_synth_flowgraph(M, data, n, make, &blk);
-                while (t < 0.5 * o.seconds && n < (std::uint64_t(1) << 40)) {
+                const double enough = 2 * t + 0.5 * o.seconds;
+                while (t < enough && n < (std::uint64_t(1) << 40)) {
                     n = static_cast<std::uint64_t>(
-                        n * std::clamp(o.seconds / std::max(t, 1e-6), 2.0, 64.0));
+                        n * std::clamp(enough / std::max(t, 1e-6), 2.0, 64.0));
                     t = run_synth_flowgraph(M, data, n, make, &blk);
                 }
                 const std::uint64_t n3 = 3 * n;

@@ -82,10 +82,12 @@ pfb_synthesizer_engine::pfb_synthesizer_engine(unsigned numchans,
         (path == pfb_path::fused || (path == pfb_path::automatic && d_fft_size <= 32));
     const auto synth = default_pfb_tuning().synth;
     d_regions_wanted = default_pfb_tuning().synth_regions;
-    // Measured on an H100 (docs/kernels.md): the one-pass kernel is 2.3 to 3.1 times
-    // the rows path at 16 and 32 points; larger sizes are not measured yet.
+    // Measured on an H100 (docs/kernels.md): where it fits (synth_one_pass_regions),
+    // the one-pass kernel is 2.3 to 3.1 times the rows path at 16 and 32 points, 1.8
+    // times at 256 and 1.06 times at 512 (2x); at 1024 only four regions a block fit,
+    // slower than the rows path (and sizes of 1024 with two have not been timed).
     d_one_pass_wanted = (synth == synth_path::one_pass ||
-                         (synth == synth_path::automatic && d_fft_size <= 32)) &&
+                         (synth == synth_path::automatic && d_fft_size <= 512)) &&
                         synth_one_pass_regions(d_fft_size, 1) > 0;
     if (d_one_pass_wanted) {
         for (auto* kernel :
@@ -93,7 +95,10 @@ pfb_synthesizer_engine::pfb_synthesizer_engine(unsigned numchans,
             GPUFILTER_CHECK(cudaFuncSetAttribute(
                 kernel,
                 cudaFuncAttributeMaxDynamicSharedMemorySize,
-                pfb_kernels::one_pass_smem_bytes(pfb_kernels::one_pass_max_regions)));
+                // The kernel's limit for every engine (an attribute of the kernel,
+                // not of this engine's launches).
+                pfb_kernels::one_pass_smem_bytes(pfb_kernels::one_pass_max_regions,
+                                                 pfb_kernels::one_pass_max_fft)));
     }
     if (d_fused || d_one_pass_wanted) {
         while ((1 << d_log2p) < d_fft_size)
@@ -201,7 +206,9 @@ std::size_t pfb_synthesizer_engine::process(const void* const* in,
     const std::size_t H = static_cast<std::size_t>(T - 1) * P; // history samples
     auto* y = static_cast<float2*>(out[0]);
     if (d_one_pass_regions > 0) {
-        const int log2g = d_one_pass_regions == 2 ? 1 : 0;
+        int log2g = 0;
+        while ((1 << log2g) < d_one_pass_regions)
+            ++log2g;
         const long long steps_per_block =
             (pfb_kernels::fused_elems << log2g) / P - (T - 1);
         const unsigned grid = blocks_for(static_cast<long long>(n), steps_per_block);
@@ -209,7 +216,7 @@ std::size_t pfb_synthesizer_engine::process(const void* const* in,
             d_twox == 2 ? pfb_kernels::synth_one_pass<2> : pfb_kernels::synth_one_pass<1>;
         kernel<<<grid,
                  pfb_kernels::fused_threads,
-                 pfb_kernels::one_pass_smem_bytes(d_one_pass_regions),
+                 pfb_kernels::one_pass_smem_bytes(d_one_pass_regions, P),
                  s>>>(reinterpret_cast<const float2* const*>(ports),
                       d_inv.get(),
                       d_log2p,

@@ -200,11 +200,15 @@ __global__ void __launch_bounds__(synth_threads) synth_fir(const float2* __restr
 // samples (G * 4096 / P rows), G at most one_pass_max_regions; a work item of its
 // filter stage is one branch and one_pass_steps steps of one parity.
 constexpr int one_pass_max_regions = 2;
-constexpr int one_pass_max_fft = 64;
+constexpr int one_pass_max_fft = 1024;
 constexpr int one_pass_steps = 8;
 constexpr int one_pass_min_blocks = 3; // at most 80 registers
-//! Shared memory of a block with `regions` regions: 34 KB each.
-constexpr int one_pass_smem_bytes(int regions) { return regions * fused_smem_bytes; }
+//! Shared memory of a block with `regions` regions (34 KB each) for FFT size P: the
+//! regions, then each bin's port pointer.
+constexpr int one_pass_smem_bytes(int regions, int P)
+{
+    return regions * fused_smem_bytes + P * static_cast<int>(sizeof(float2*));
+}
 
 /*!
  * The whole synthesizer in one kernel, for P = 2^log2P <= one_pass_max_fft and H = T - 1
@@ -258,12 +262,13 @@ __global__ void __launch_bounds__(fused_threads, one_pass_min_blocks)
     const int nb = static_cast<int>(min(static_cast<long long>(S), count - step0));
     const long long lo = step0 - H; // the step of row 0
 
-    // Each bin's port (null: none), then batches of gather_batch samples a thread whose
-    // loads are all issued before the stores.
-    __shared__ const float2* bin_port[one_pass_max_fft];
-    if (tid < (1 << log2P)) {
-        const int port = inv[tid];
-        bin_port[tid] = port >= 0 ? ports[port] : nullptr;
+    // Each bin's port (null: none), after the regions, then batches of gather_batch
+    // samples a thread whose loads are all issued before the stores.
+    const float2** bin_port = reinterpret_cast<const float2**>(
+        reinterpret_cast<char*>(storage) + (fused_smem_bytes << log2G));
+    for (int b = tid; b < (1 << log2P); b += fused_threads) {
+        const int port = inv[b];
+        bin_port[b] = port >= 0 ? ports[port] : nullptr;
     }
     __syncthreads();
     constexpr int gather_batch = 8;

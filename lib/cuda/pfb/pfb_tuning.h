@@ -20,8 +20,7 @@ enum class pfb_path { automatic, two_pass, fused };
 //! (a gather + inverse FFT kernel or kernels, as `path` picks, then the branch filter
 //! kernel). one_pass: gather, inverse FFT and branch filters in one kernel
 //! (synth_one_pass) wherever it applies (synth_one_pass_regions), else rows.
-//! automatic: the measured rule, one_pass up to 32 points (where it was timed), rows
-//! above.
+//! automatic: the measured rule, one_pass up to 512 points, rows above.
 enum class synth_path { automatic, rows, one_pass };
 
 struct pfb_tuning {
@@ -62,14 +61,15 @@ inline bool pfb_fused_supported(int N)
 /*!
  * How many regions of 4096 samples (1 or 2) a block of the synthesizer's one-pass
  * kernel transforms for FFT size P and T taps per branch, or 0 where that kernel does
- * not apply. It needs P a power of two in [2, 64] and the T - 1 steps before a block's
- * own (its halo, transformed twice) at most half of the block's rows (4096/P a
+ * not apply. It needs P a power of two in [2, 1024] and the T - 1 steps before a
+ * block's own (its halo, transformed twice) at most half of the block's rows (4096/P a
  * region). The rule (regions 0): one region where the halo is at most an eighth of its
- * rows, else two. regions 1 or 2: that many where they fit.
+ * rows, else two. regions 1 or 2: that many where they fit. (Four regions a block, one
+ * block an SM, measured slower than two at every size: docs/kernels.md.)
  */
 inline int synth_one_pass_regions(int P, int T, int regions = 0)
 {
-    if (P < 2 || P > 64 || (P & (P - 1)) != 0 || T < 1 || regions < 0 || regions > 2)
+    if (P < 2 || P > 1024 || (P & (P - 1)) != 0 || T < 1 || regions < 0 || regions > 2)
         return 0;
     const int rows = 4096 / P;
     const auto fits = [&](int g) { return 2 * (T - 1) <= g * rows; };

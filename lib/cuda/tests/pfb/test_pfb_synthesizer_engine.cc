@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <deque>
+#include <set>
 #include <string>
 
 namespace gr {
@@ -264,29 +265,25 @@ TEST_F(pfb_synthesizer_test, fused_and_two_pass_paths_match_reference)
 TEST_F(pfb_synthesizer_test, one_pass_kernel_matches_reference)
 {
     // Gather, inverse FFT and branch filters in one kernel, forced (ctest also runs
-    // every case of this file with it: engine_pfb_synthesizer_one_pass). Every FFT
-    // size it takes, one and two regions a block (the rule's and each forced), the
-    // most taps per branch it takes (the halo half the block) and one more (the rows
-    // path), calls of several blocks and calls shorter than a branch.
+    // every case of this file with it: engine_pfb_synthesizer_one_pass). FFT sizes
+    // from 2 to 1024, one and two regions a block (the rule's and each forced),
+    // the most taps per branch each takes (the halo half the block) and one more (the
+    // rows path), calls of several blocks and calls shorter than a branch.
     const cuda::pfb_tuning_scope restore_tuning;
     auto& tuning = cuda::default_pfb_tuning();
     tuning.synth = cuda::synth_path::one_pass;
     for (const int forced : { 0, 1, 2 })
         for (const bool twox : { false, true })
-            for (const unsigned M : { 2u, 4u, 8u, 16u, 32u, 64u }) {
+            for (const unsigned M : { 2u, 4u, 8u, 16u, 32u, 64u, 128u, 512u, 1024u }) {
                 const int P = static_cast<int>(M) * (twox ? 2 : 1);
-                if (P > 64)
+                if (P > 1024)
                     continue;
                 const int rows = 4096 / P;
-                for (const int T : { 1,
-                                     2,
-                                     3,
-                                     8,
-                                     rows / 8 + 1,
-                                     rows / 8 + 2,
-                                     rows / 2 + 1,
-                                     rows + 1,
-                                     rows + 2 }) {
+                const std::set<int> taps_per_branch = {
+                    1,        2,       3, 8, rows / 8 + 1, rows / 8 + 2, rows / 2 + 1,
+                    rows + 1, rows + 2
+                };
+                for (const int T : taps_per_branch) {
                     const int regions = cuda::synth_one_pass_regions(P, T, forced);
                     if (forced > 0 && regions == 0)
                         continue; // the rows path: once, with the rule
