@@ -84,8 +84,9 @@ pfb_synthesizer_engine::pfb_synthesizer_engine(unsigned numchans,
     d_regions_wanted = default_pfb_tuning().synth_regions;
     // Measured on an H100 (docs/kernels.md): where it fits (synth_one_pass_regions),
     // the one-pass kernel is 2.3 to 3.1 times the rows path at 16 and 32 points, 1.8
-    // times at 256 and 1.06 times at 512 (2x); at 1024 only four regions a block fit,
-    // slower than the rows path (and sizes of 1024 with two have not been timed).
+    // times at 256 and 1.06 times at 512 (2x). At 1024 points and 8 taps per branch it
+    // would need four regions a block, measured slower than the rows path and not
+    // kept; up to 5 taps two regions fit there, not timed, so the rows path stays.
     d_one_pass_wanted = (synth == synth_path::one_pass ||
                          (synth == synth_path::automatic && d_fft_size <= 512)) &&
                         synth_one_pass_regions(d_fft_size, 1) > 0;
