@@ -35,7 +35,8 @@ namespace cuda {
  *
  * Two ways through the kernels (pfb_tuning's synth_path when the engine is made): the
  * transformed rows written to device memory and read back by the branch filters, or
- * one kernel that gathers, transforms and filters in shared memory (one_pass()).
+ * one kernel that gathers, transforms and filters in shared memory
+ * (one_pass_regions()).
  */
 class pfb_synthesizer_engine final : public processor
 {
@@ -67,11 +68,10 @@ public:
     //! automatic takes the fused kernel for P a power of two in [2, 32] (measured),
     //! fused wherever it applies (P a power of two in [2, 1024]).
     bool fused() const { return d_fused; }
-    //! Whether calls run the one-pass kernel (gather, inverse FFT and branch filters in
-    //! one kernel) with the current taps: synth_path::one_pass (or the automatic rule)
-    //! when the engine was made, and synth_one_pass_regions(P, T, synth_regions) > 0.
-    bool one_pass() const { return d_one_pass_regions > 0; }
-    //! The one-pass kernel's regions of 4096 samples a block (0: not one pass).
+    //! The one-pass kernel's regions of 4096 samples a block with the current taps, 0
+    //! where calls take the rows path: nonzero when synth_path::one_pass (or the
+    //! automatic rule) picked it as the engine was made and
+    //! synth_one_pass_regions(P, T, synth_regions) > 0.
     int one_pass_regions() const { return d_one_pass_regions; }
     unsigned numchans() const { return d_numchans; }
     bool twox() const { return d_twox == 2; }

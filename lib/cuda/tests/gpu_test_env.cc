@@ -3,8 +3,10 @@
 #include "fir/fir_tuning.h"
 #include "gpu_test_env.h"
 #include "pfb/pfb_tuning.h"
+#include <initializer_list>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 namespace gr {
 namespace gpufilter {
@@ -21,28 +23,29 @@ const bool kernel_forced = [] {
         cuda::default_fir_tuning().kernel = cuda::parse_fir_kernel(v);
     return true;
 }();
+//! Sets `target` to the value named by environment variable `var`, where it is set
+//! to one of `names` (other values leave it as it is).
+template <class E>
+bool force_from_env(const char* var,
+                    std::initializer_list<std::pair<const char*, E>> names,
+                    E& target)
+{
+    if (const char* v = std::getenv(var))
+        for (const auto& [name, value] : names)
+            if (std::string(v) == name)
+                target = value;
+    return true;
+}
 // GPUFILTER_PFB_PATH=two_pass|fused forces the polyphase filterbank's path likewise.
-const bool pfb_path_forced = [] {
-    if (const char* v = std::getenv("GPUFILTER_PFB_PATH")) {
-        const std::string p = v;
-        if (p == "two_pass")
-            cuda::default_pfb_tuning().path = cuda::pfb_path::two_pass;
-        else if (p == "fused")
-            cuda::default_pfb_tuning().path = cuda::pfb_path::fused;
-    }
-    return true;
-}();
+const bool pfb_path_forced = force_from_env(
+    "GPUFILTER_PFB_PATH",
+    { { "two_pass", cuda::pfb_path::two_pass }, { "fused", cuda::pfb_path::fused } },
+    cuda::default_pfb_tuning().path);
 // GPUFILTER_SYNTH_PATH=rows|one_pass forces the synthesizer's kernels likewise.
-const bool synth_path_forced = [] {
-    if (const char* v = std::getenv("GPUFILTER_SYNTH_PATH")) {
-        const std::string p = v;
-        if (p == "rows")
-            cuda::default_pfb_tuning().synth = cuda::synth_path::rows;
-        else if (p == "one_pass")
-            cuda::default_pfb_tuning().synth = cuda::synth_path::one_pass;
-    }
-    return true;
-}();
+const bool synth_path_forced = force_from_env(
+    "GPUFILTER_SYNTH_PATH",
+    { { "rows", cuda::synth_path::rows }, { "one_pass", cuda::synth_path::one_pass } },
+    cuda::default_pfb_tuning().synth);
 } // namespace
 
 } // namespace test

@@ -172,17 +172,8 @@ class arb_engine_test : public ::testing::TestWithParam<int>
 protected:
     void SetUp() override { GPUFILTER_REQUIRE_DEVICE_OR_SKIP(); }
 
-    template <class T>
-    void check_stream(float rate,
-                      const std::vector<float>& taps,
-                      unsigned N,
-                      std::size_t total,
-                      std::mt19937& g,
-                      const std::vector<change>& changes = {},
-                      int max_noutput = 9000)
-    {
-        test::check_stream<T>(GetParam(), rate, taps, N, total, g, changes, max_noutput);
-    }
+    //! The kernel under test: the engine's outputs per GPU thread.
+    int per_thread() const { return GetParam(); }
 
     std::mt19937 rng{ 2024 };
 };
@@ -206,7 +197,8 @@ TEST_P(arb_engine_test, complex_rates_filter_sizes_and_tap_counts)
                  { std::size_t(1), std::size_t(N * 3 + 1), std::size_t(N * 12) }) {
                 SCOPED_TRACE(::testing::Message()
                              << "rate " << rate << " N " << N << " ntaps " << ntaps);
-                check_stream<complex>(rate, random_taps(ntaps, rng), N, 30011, rng);
+                check_stream<complex>(
+                    per_thread(), rate, random_taps(ntaps, rng), N, 30011, rng);
             }
 }
 
@@ -215,7 +207,8 @@ TEST_P(arb_engine_test, float_rates_and_tap_counts)
     for (const float rate : { 2.3421f, 0.75f, 1.0f / 3.7f, 1.0f })
         for (const std::size_t ntaps : { std::size_t(31), std::size_t(873) }) {
             SCOPED_TRACE(::testing::Message() << "rate " << rate << " ntaps " << ntaps);
-            check_stream<float>(rate, random_taps(ntaps, rng), 32, 40009, rng);
+            check_stream<float>(
+                per_thread(), rate, random_taps(ntaps, rng), 32, 40009, rng);
         }
 }
 
@@ -223,16 +216,21 @@ TEST_P(arb_engine_test, long_filters_and_extreme_rates)
 {
     // 2000 taps: 63 per arm; rate 0.01: a block's span is past the staged limit (the
     // device-memory path); rate 40: dec 0, several outputs per input and arm.
-    check_stream<complex>(1.5f, random_taps(2000, rng), 32, 20011, rng);
-    check_stream<complex>(0.01f, random_taps(400, rng), 32, 200003, rng, {}, 200);
-    check_stream<float>(0.013f, random_taps(400, rng), 32, 200003, rng, {}, 200);
-    check_stream<complex>(40.0f, random_taps(300, rng), 32, 5003, rng, {}, 40000);
+    check_stream<complex>(per_thread(), 1.5f, random_taps(2000, rng), 32, 20011, rng);
+    check_stream<complex>(
+        per_thread(), 0.01f, random_taps(400, rng), 32, 200003, rng, {}, 200);
+    check_stream<float>(
+        per_thread(), 0.013f, random_taps(400, rng), 32, 200003, rng, {}, 200);
+    check_stream<complex>(
+        per_thread(), 40.0f, random_taps(300, rng), 32, 5003, rng, {}, 40000);
 }
 
 TEST_P(arb_engine_test, tiny_calls_keep_the_state)
 {
-    check_stream<complex>(2.3421f, random_taps(501, rng), 32, 4001, rng, {}, 3);
-    check_stream<complex>(1.0f / 3.7f, random_taps(501, rng), 32, 4001, rng, {}, 1);
+    check_stream<complex>(
+        per_thread(), 2.3421f, random_taps(501, rng), 32, 4001, rng, {}, 3);
+    check_stream<complex>(
+        per_thread(), 1.0f / 3.7f, random_taps(501, rng), 32, 4001, rng, {}, 1);
 }
 
 TEST_P(arb_engine_test, rate_arm_and_taps_changes_mid_stream)
@@ -246,9 +244,11 @@ TEST_P(arb_engine_test, rate_arm_and_taps_changes_mid_stream)
     ch[2].rate = 3.3f; // larger outputs than at construction
     ch[3].call = 12;
     ch[3].taps = random_taps(700, rng); // more taps per arm
-    check_stream<complex>(2.3421f, random_taps(401, rng), 32, 60013, rng, ch, 5000);
+    check_stream<complex>(
+        per_thread(), 2.3421f, random_taps(401, rng), 32, 60013, rng, ch, 5000);
     ch[3].taps = random_taps(33, rng); // fewer
-    check_stream<float>(0.75f, random_taps(401, rng), 32, 60013, rng, ch, 5000);
+    check_stream<float>(
+        per_thread(), 0.75f, random_taps(401, rng), 32, 60013, rng, ch, 5000);
 }
 
 TEST_P(arb_engine_test, non_finite_samples_mark_only_their_windows)
