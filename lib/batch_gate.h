@@ -2,6 +2,7 @@
 #ifndef INCLUDED_GPUFILTER_BATCH_GATE_H
 #define INCLUDED_GPUFILTER_BATCH_GATE_H
 
+#include "latency_budget.h"
 #include <gnuradio/block.h>
 #include <cstdint>
 
@@ -30,24 +31,31 @@ struct block_rate {
 };
 
 /*!
- * \brief Makes GNU Radio hand a GPU block whole batches, without changing its output.
+ * \brief Makes GNU Radio hand a GPU block batches as large as its latency budget
+ * allows, without changing its output.
  *
  * A GPU call costs a launch and a PCIe round trip whatever its size, so small work()
- * calls waste the GPU. Two levers, both invisible in the output:
+ * calls waste the GPU; but a block that waits for a whole batch on a live stream
+ * holds seconds of signal. Three levers, none visible in the output:
  *  - buffers: GNU Radio sizes the buffers around a block from its output_multiple
  *    when the flowgraph starts. The gate sets output_multiple to one batch's outputs
  *    while buffers are allocated, and back to the block's own in start(), so no
  *    output is ever held back by it.
- *  - waiting: forecast() asks, on every input port, for the input up to the next
- *    batch boundary of the stream (a whole batch while calls end on boundaries;
- *    capped at half a buffer, so a full upstream
- *    buffer always runs) until an upstream block is done; then only for what
- *    gr-filter would, so the tail of a stream is flushed.
+ *  - waiting: forecast() asks, on every input port, for the batch the latency budget
+ *    allows at the measured input rate (latency_budget): batch_size from a file or a
+ *    fast source, rate x max_latency from a slow one, whatever is there while the
+ *    rate is unknown. Capped at half a buffer, so a full upstream buffer always runs;
+ *    once an upstream block is done, only what gr-filter would ask, so the tail of a
+ *    stream is flushed.
+ *  - time: input that waits for a batch is computed when it has waited max_latency
+ *    (deadline_waker looks at the block then, even when nothing arrives), or at once
+ *    when the rate says the batch will not fill in time. An infinite budget waits for
+ *    the next batch boundary of the stream, as blocks did before they had a budget.
  */
 class batch_gate
 {
 public:
-    batch_gate(gr::block& block, int batch_size, block_rate rate);
+    batch_gate(gr::block& block, int batch_size, double max_latency, block_rate rate);
 
     void start(); //!< from the block's start(): buffers exist, the block's own multiple
     void stop();  //!< from the block's stop(): size buffers again on a restart
@@ -56,10 +64,18 @@ public:
     //! rounded up to when batching.
     void set_own_output_multiple(int multiple);
 
-    //! Least input (items, history included) worth a work() call right now.
-    int min_input_items() const;
+    //! Least input (items, history included) worth a work() call right now; from
+    //! forecast(), in the block's thread.
+    int min_input_items();
+    //! A work() call computed the input it was given.
+    void computed() { d_budget.computed(); }
 
     int batch_size() const { return d_batch_size; }
+    double max_latency() const { return d_budget.max_latency(); }
+    void set_max_latency(double seconds) { d_budget.set_max_latency(seconds); }
+    //! Input items the budget allows per call now, and the input rate measured.
+    int current_batch_size() const;
+    double input_rate() const { return d_budget.rate(); }
 
 private:
     int batch_multiple() const;
@@ -68,6 +84,8 @@ private:
     int d_batch_size;
     block_rate d_rate;
     int d_own_multiple = 1;
+    latency_budget d_budget;
+    latency_budget::clock::time_point d_wake_asked; // the last deadline_waker call
 };
 
 } // namespace gpufilter

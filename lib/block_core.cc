@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "block_core.h"
 #include "device_selection.h"
+#include "parameter_checks.h"
 #include "testing_hooks.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_double_mapped.h>
@@ -37,12 +38,13 @@ block_core::block_core(gr::block& block,
                        int device,
                        block_rate rate,
                        int batch_size,
+                       double max_latency,
                        const backends& make)
     : d_block(block),
       d_logger(std::move(logger)),
       d_device(select_device(device, d_logger)),
       d_rate(rate),
-      d_gate(block, batch_size, rate),
+      d_gate(block, batch_size, checked_max_latency(max_latency), rate),
       d_account(std::make_shared<transfer_account>())
 {
     if (d_device == device_cpu)
@@ -190,7 +192,12 @@ void block_core::register_buffers()
                     d_gpu->registration_note());
 }
 
-void block_core::forecast(int noutput_items, gr_vector_int& ninput_items_required) const
+void block_core::set_max_latency(double seconds)
+{
+    d_gate.set_max_latency(checked_max_latency(seconds));
+}
+
+void block_core::forecast(int noutput_items, gr_vector_int& ninput_items_required)
 {
     const auto needed = d_rate.inputs_for(static_cast<std::uint64_t>(noutput_items)) +
                         d_block.history() - 1;
@@ -205,6 +212,7 @@ int block_core::process(const gr_vector_const_void_star& windows,
     if (d_orphaned)
         return gr::block::WORK_DONE; // logged in start()
     d_largest_batch = std::max<uint64_t>(d_largest_batch, nnew);
+    d_gate.computed();
     std::size_t written = 0;
     const bool ok = guarded([&] {
         written = d_gpu ? process_on_gpu(windows, nnew, out)

@@ -51,6 +51,7 @@ public:
                int device,
                block_rate rate,
                int batch_size,
+               double max_latency,
                const backends& make);
 
     ~block_core();
@@ -62,6 +63,10 @@ public:
     //! The GPU's algorithm ("direct", "fft", ...), or "cpu" on the CPU fallback.
     std::string method() const;
     int batch_size() const { return d_gate.batch_size(); }
+    double max_latency() const { return d_gate.max_latency(); }
+    void set_max_latency(double seconds);
+    int current_batch_size() const { return d_gate.current_batch_size(); }
+    double input_rate() const { return d_gate.input_rate(); }
     uint64_t largest_batch() const { return d_largest_batch; }
     //! PCIe bytes so far (sample streams): every host<->device copy is the block's
     //! own (host_stream), device buffers never copy.
@@ -82,14 +87,14 @@ public:
 
     void start(); //!< from the block's start()
     void stop();  //!< from the block's stop()
-    //! The rate's input for noutput_items, plus history, raised to a whole batch while
-    //! upstream is running; on every input port.
-    void forecast(int noutput_items, gr_vector_int& ninput_items_required) const;
+    //! The rate's input for noutput_items, plus history, raised to the batch the
+    //! latency budget allows while upstream is running; on every input port.
+    void forecast(int noutput_items, gr_vector_int& ninput_items_required);
     //! Instead of gr::block::set_output_multiple: the block's own multiple survives.
     void set_output_multiple(int multiple) { d_gate.set_own_output_multiple(multiple); }
     //! The least input (items, history included) batching asks for right now: for a
     //! block with its own forecast rule (a variable-rate, general block).
-    int batch_input_items() const { return d_gate.min_input_items(); }
+    int batch_input_items() { return d_gate.min_input_items(); }
     //! The block's history (length) changed: the GPU reloads its history from the
     //! next window.
     void history_changed() { d_history_stale = true; }

@@ -24,17 +24,23 @@ gr::io_signature::sptr port_of(int vlen)
 }
 } // namespace
 
-complex_to_real::sptr complex_to_real::make(int vlen, int device, int batch_size)
+complex_to_real::sptr
+complex_to_real::make(int vlen, int device, int batch_size, double max_latency)
 {
-    return gnuradio::make_block_sptr<complex_to_real_impl>(vlen, device, batch_size);
+    return gnuradio::make_block_sptr<complex_to_real_impl>(
+        vlen, device, batch_size, max_latency);
 }
 
-complex_to_real_impl::complex_to_real_impl(int vlen, int device, int batch_size)
+complex_to_real_impl::complex_to_real_impl(int vlen,
+                                           int device,
+                                           int batch_size,
+                                           double max_latency)
     : gr::sync_block(
           "gpu_complex_to_real", port_of<gr_complex>(vlen), port_of<float>(vlen)),
       gpu_block<complex_to_real>(device,
                                  { 1, 1 },
                                  items_per_batch(batch_size, vlen),
+                                 max_latency,
                                  complex_to_real_backend::make(vlen)),
       d_vlen(vlen)
 {

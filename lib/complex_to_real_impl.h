@@ -11,7 +11,7 @@ namespace gpufilter {
 class complex_to_real_impl : public gpu_block<complex_to_real>
 {
 public:
-    complex_to_real_impl(int vlen, int device, int batch_size);
+    complex_to_real_impl(int vlen, int device, int batch_size, double max_latency);
 
     int vlen() const override { return d_vlen; }
 

@@ -22,10 +22,12 @@ fir_block_impl<Public, IN_T, OUT_T, TAP_T>::fir_block_impl(int decimation,
                                                            const std::vector<TAP_T>& taps,
                                                            int device,
                                                            int batch_size,
-                                                           filter_method method)
+                                                           filter_method method,
+                                                           double max_latency)
     : gpu_block<Public>(device,
                         { 1, static_cast<std::uint64_t>(decimation) },
                         checked_batch_size(batch_size),
+                        max_latency,
                         backend::make(checked_taps(taps), decimation, method)),
       d_taps(taps)
 {
@@ -74,10 +76,11 @@ fir_filter<IN_T, OUT_T, TAP_T>::make(int decimation,
                                      const std::vector<TAP_T>& taps,
                                      int device,
                                      int batch_size,
-                                     filter_method method)
+                                     filter_method method,
+                                     double max_latency)
 {
     return gnuradio::make_block_sptr<fir_filter_impl<IN_T, OUT_T, TAP_T>>(
-        decimation, taps, device, batch_size, method);
+        decimation, taps, device, batch_size, method, max_latency);
 }
 
 template <class IN_T, class OUT_T, class TAP_T>
@@ -85,14 +88,15 @@ fir_filter_impl<IN_T, OUT_T, TAP_T>::fir_filter_impl(int decimation,
                                                      const std::vector<TAP_T>& taps,
                                                      int device,
                                                      int batch_size,
-                                                     filter_method method)
+                                                     filter_method method,
+                                                     double max_latency)
     : gr::sync_decimator(std::string("gpu_fir_filter_") +
                              type_suffix<IN_T, OUT_T, TAP_T>(),
                          gr::io_signature::make(1, 1, sizeof(IN_T)),
                          gr::io_signature::make(1, 1, sizeof(OUT_T)),
                          checked_decimation(decimation)),
       fir_block_impl<fir_filter<IN_T, OUT_T, TAP_T>, IN_T, OUT_T, TAP_T>(
-          decimation, taps, device, batch_size, method)
+          decimation, taps, device, batch_size, method, max_latency)
 {
 }
 
@@ -103,10 +107,11 @@ fft_filter<IN_T, OUT_T, TAP_T>::make(int decimation,
                                      int nthreads,
                                      int device,
                                      int batch_size,
-                                     filter_method method)
+                                     filter_method method,
+                                     double max_latency)
 {
     return gnuradio::make_block_sptr<fft_filter_impl<IN_T, OUT_T, TAP_T>>(
-        decimation, taps, nthreads, device, batch_size, method);
+        decimation, taps, nthreads, device, batch_size, method, max_latency);
 }
 
 template <class IN_T, class OUT_T, class TAP_T>
@@ -115,14 +120,15 @@ fft_filter_impl<IN_T, OUT_T, TAP_T>::fft_filter_impl(int decimation,
                                                      int nthreads,
                                                      int device,
                                                      int batch_size,
-                                                     filter_method method)
+                                                     filter_method method,
+                                                     double max_latency)
     : gr::sync_decimator(std::string("gpu_fft_filter_") +
                              type_suffix<IN_T, OUT_T, TAP_T>(),
                          gr::io_signature::make(1, 1, sizeof(IN_T)),
                          gr::io_signature::make(1, 1, sizeof(OUT_T)),
                          checked_decimation(decimation)),
       fir_block_impl<fft_filter<IN_T, OUT_T, TAP_T>, IN_T, OUT_T, TAP_T>(
-          decimation, taps, device, batch_size, method),
+          decimation, taps, device, batch_size, method, max_latency),
       d_nthreads(checked_nthreads(nthreads))
 {
 }

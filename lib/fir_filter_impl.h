@@ -31,7 +31,8 @@ protected:
                    const std::vector<TAP_T>& taps,
                    int device,
                    int batch_size,
-                   filter_method method);
+                   filter_method method,
+                   double max_latency);
 
 private:
     using backend = fir_backend<IN_T, OUT_T, TAP_T>;
@@ -48,7 +49,8 @@ public:
                     const std::vector<TAP_T>& taps,
                     int device,
                     int batch_size,
-                    filter_method method);
+                    filter_method method,
+                    double max_latency);
 };
 
 template <class IN_T, class OUT_T, class TAP_T>
@@ -61,7 +63,8 @@ public:
                     int nthreads,
                     int device,
                     int batch_size,
-                    filter_method method);
+                    filter_method method,
+                    double max_latency);
 
     void set_nthreads(int n) override;
     int nthreads() const override { return d_nthreads; }

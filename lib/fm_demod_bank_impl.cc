@@ -189,7 +189,8 @@ fm_demod_bank_vcf::sptr fm_demod_bank_vcf::make(unsigned nchan,
                                                 double deviation,
                                                 double tau,
                                                 int device,
-                                                int batch_size)
+                                                int batch_size,
+                                                double max_latency)
 {
     return gnuradio::make_block_sptr<fm_demod_bank_vcf_impl>(nchan,
                                                              channels,
@@ -199,7 +200,8 @@ fm_demod_bank_vcf::sptr fm_demod_bank_vcf::make(unsigned nchan,
                                                              deviation,
                                                              tau,
                                                              device,
-                                                             batch_size);
+                                                             batch_size,
+                                                             max_latency);
 }
 
 fm_demod_bank_vcf_impl::fm_demod_bank_vcf_impl(unsigned nchan,
@@ -210,7 +212,8 @@ fm_demod_bank_vcf_impl::fm_demod_bank_vcf_impl(unsigned nchan,
                                                double deviation,
                                                double tau,
                                                int device,
-                                               int batch_size)
+                                               int batch_size,
+                                               double max_latency)
     : gr::sync_decimator(
           "gpu_fm_demod_bank_vcf",
           gr::io_signature::make(1, 1, sizeof(gr_complex) * checked_nchan(nchan)),
@@ -221,6 +224,7 @@ fm_demod_bank_vcf_impl::fm_demod_bank_vcf_impl(unsigned nchan,
           device,
           { 1, decimation },
           batch_vectors(batch_size, nchan),
+          max_latency,
           make_backends(nchan, channels, decimation, taps, channel_rate, deviation, tau)),
       d_nchan(nchan),
       d_decim(decimation),

@@ -19,7 +19,8 @@ public:
                            double deviation,
                            double tau,
                            int device,
-                           int batch_size);
+                           int batch_size,
+                           double max_latency);
 
     unsigned nchan() const override { return d_nchan; }
     std::vector<unsigned> channels() const override { return d_channels; }

@@ -18,10 +18,11 @@ freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>::make(int decimation,
                                                   double center_freq,
                                                   double sampling_freq,
                                                   int device,
-                                                  int batch_size)
+                                                  int batch_size,
+                                                  double max_latency)
 {
     return gnuradio::make_block_sptr<freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>>(
-        decimation, taps, center_freq, sampling_freq, device, batch_size);
+        decimation, taps, center_freq, sampling_freq, device, batch_size, max_latency);
 }
 
 template <class IN_T, class OUT_T, class TAP_T>
@@ -31,7 +32,8 @@ freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::freq_xlating_fir_filter_impl(
     double center_freq,
     double sampling_freq,
     int device,
-    int batch_size)
+    int batch_size,
+    double max_latency)
     : gr::sync_decimator(std::string("gpu_freq_xlating_fir_filter_") +
                              type_suffix<IN_T, OUT_T, TAP_T>(),
                          gr::io_signature::make(1, 1, sizeof(IN_T)),
@@ -41,6 +43,7 @@ freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::freq_xlating_fir_filter_impl(
           device,
           { 1, static_cast<std::uint64_t>(decimation) },
           checked_batch_size(batch_size),
+          max_latency,
           backend::make(std::vector<gr_complex>(checked_taps(taps).size()),
                         decimation,
                         filter_method::automatic)),

@@ -20,7 +20,8 @@ public:
                                  double center_freq,
                                  double sampling_freq,
                                  int device,
-                                 int batch_size);
+                                 int batch_size,
+                                 double max_latency);
 
     void set_center_freq(double center_freq) override;
     double center_freq() const override;

@@ -22,6 +22,10 @@ public:
     bool on_gpu() const override { return d_core.on_gpu(); }
     int device() const override { return d_core.device(); }
     int batch_size() const override { return d_core.batch_size(); }
+    double max_latency() const override { return d_core.max_latency(); }
+    void set_max_latency(double seconds) override { d_core.set_max_latency(seconds); }
+    int current_batch_size() const override { return d_core.current_batch_size(); }
+    double input_rate() const override { return d_core.input_rate(); }
     uint64_t largest_batch() const override { return d_core.largest_batch(); }
     std::string fir_method() const override { return d_core.method(); }
     uint64_t bytes_to_device() const override { return d_core.bytes_to_device(); }
@@ -52,8 +56,9 @@ protected:
     gpu_block(int device,
               block_rate rate,
               int batch_size,
+              double max_latency,
               const block_core::backends& make)
-        : d_core(*this, this->d_logger, device, rate, batch_size, make)
+        : d_core(*this, this->d_logger, device, rate, batch_size, max_latency, make)
     {
         // With device buffers, the outputs declare them (inputs keep GNU Radio's, so
         // a host block's output is never replaced): an output read only by GPU

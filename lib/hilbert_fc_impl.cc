@@ -70,23 +70,26 @@ hilbert_fc::sptr hilbert_fc::make(unsigned int ntaps,
                                   fft::window::win_type window,
                                   double param,
                                   int device,
-                                  int batch_size)
+                                  int batch_size,
+                                  double max_latency)
 {
     return gnuradio::make_block_sptr<hilbert_fc_impl>(
-        ntaps, window, param, device, batch_size);
+        ntaps, window, param, device, batch_size, max_latency);
 }
 
 hilbert_fc_impl::hilbert_fc_impl(unsigned int ntaps,
                                  fft::window::win_type window,
                                  double param,
                                  int device,
-                                 int batch_size)
+                                 int batch_size,
+                                 double max_latency)
     : gr::sync_block("gpu_hilbert_fc",
                      gr::io_signature::make(1, 1, sizeof(float)),
                      gr::io_signature::make(1, 1, sizeof(gr_complex))),
       gpu_block<hilbert_fc>(device,
                             { 1, 1 },
                             checked_batch_size(batch_size),
+                            max_latency,
                             hilbert_backends(gr::filter::firdes::hilbert(
                                 checked_ntaps(ntaps), window, param))),
       d_ntaps(checked_ntaps(ntaps)),

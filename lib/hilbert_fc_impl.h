@@ -15,7 +15,8 @@ public:
                     fft::window::win_type window,
                     double param,
                     int device,
-                    int batch_size);
+                    int batch_size,
+                    double max_latency);
 
     std::vector<float> taps() const override { return d_hilb; }
 

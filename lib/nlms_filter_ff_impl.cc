@@ -16,15 +16,25 @@ int item_bytes(int ntaps, int nfilters)
 }
 } // namespace
 
-nlms_filter_ff::sptr nlms_filter_ff::make(
-    int ntaps, double mu, int nfilters, double eps, int device, int batch_size)
+nlms_filter_ff::sptr nlms_filter_ff::make(int ntaps,
+                                          double mu,
+                                          int nfilters,
+                                          double eps,
+                                          int device,
+                                          int batch_size,
+                                          double max_latency)
 {
     return gnuradio::make_block_sptr<nlms_filter_ff_impl>(
-        ntaps, mu, nfilters, eps, device, batch_size);
+        ntaps, mu, nfilters, eps, device, batch_size, max_latency);
 }
 
-nlms_filter_ff_impl::nlms_filter_ff_impl(
-    int ntaps, double mu, int nfilters, double eps, int device, int batch_size)
+nlms_filter_ff_impl::nlms_filter_ff_impl(int ntaps,
+                                         double mu,
+                                         int nfilters,
+                                         double eps,
+                                         int device,
+                                         int batch_size,
+                                         double max_latency)
     : gr::sync_block("gpu_nlms_filter_ff",
                      gr::io_signature::make(2, 2, item_bytes(ntaps, nfilters)),
                      gr::io_signature::make(1, 1, item_bytes(ntaps, nfilters))),
@@ -32,6 +42,7 @@ nlms_filter_ff_impl::nlms_filter_ff_impl(
           device,
           { 1, 1 },
           checked_batch_size(batch_size),
+          max_latency,
           nlms_backend::make(
               ntaps, nfilters, cuda::checked_nlms_mu(mu), cuda::checked_nlms_eps(eps))),
       d_ntaps(ntaps),

@@ -12,8 +12,13 @@ namespace gpufilter {
 class nlms_filter_ff_impl : public gpu_block<nlms_filter_ff>
 {
 public:
-    nlms_filter_ff_impl(
-        int ntaps, double mu, int nfilters, double eps, int device, int batch_size);
+    nlms_filter_ff_impl(int ntaps,
+                        double mu,
+                        int nfilters,
+                        double eps,
+                        int device,
+                        int batch_size,
+                        double max_latency);
 
     void set_mu(double mu) override;
     double mu() const override { return d_mu; }

@@ -82,6 +82,17 @@ inline int checked_batch_size(int batch_size)
     return batch_size;
 }
 
+//! max_latency: seconds, >= 0 (0: no wait, as gr-filter; infinity: whole batches).
+inline double checked_max_latency(double max_latency)
+{
+    if (std::isnan(max_latency) || max_latency < 0)
+        throw std::invalid_argument(
+            "max_latency: must be >= 0 seconds (0: compute whatever has arrived; inf: "
+            "always whole batches), got " +
+            std::to_string(max_latency));
+    return max_latency;
+}
+
 inline double checked_sampling_freq(double sampling_freq)
 {
     if (!(sampling_freq > 0.0) || !std::isfinite(sampling_freq))

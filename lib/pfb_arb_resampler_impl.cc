@@ -52,10 +52,11 @@ pfb_arb_resampler<IO_T>::make(float rate,
                               const std::vector<float>& taps,
                               unsigned int filter_size,
                               int device,
-                              int batch_size)
+                              int batch_size,
+                              double max_latency)
 {
     return gnuradio::make_block_sptr<pfb_arb_resampler_impl<IO_T>>(
-        rate, taps, filter_size, device, batch_size);
+        rate, taps, filter_size, device, batch_size, max_latency);
 }
 
 template <class IO_T>
@@ -63,7 +64,8 @@ pfb_arb_resampler_impl<IO_T>::pfb_arb_resampler_impl(float rate,
                                                      const std::vector<float>& taps,
                                                      unsigned filter_size,
                                                      int device,
-                                                     int batch_size)
+                                                     int batch_size,
+                                                     double max_latency)
     : gr::block(block_name<IO_T>(),
                 gr::io_signature::make(1, 1, sizeof(IO_T)),
                 gr::io_signature::make(1, 1, sizeof(IO_T))),
@@ -71,6 +73,7 @@ pfb_arb_resampler_impl<IO_T>::pfb_arb_resampler_impl(float rate,
           device,
           nominal_rate(checked_rate(rate)),
           checked_batch_size(batch_size),
+          max_latency,
           backend::make(rate, checked_taps(taps), checked_filter_size(filter_size))),
       d_nfilts(filter_size),
       d_taps(taps),

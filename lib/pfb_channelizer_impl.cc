@@ -64,17 +64,19 @@ pfb_channelizer_ccf::sptr pfb_channelizer_ccf::make(unsigned int numchans,
                                                     const std::vector<float>& taps,
                                                     float oversample_rate,
                                                     int device,
-                                                    int batch_size)
+                                                    int batch_size,
+                                                    double max_latency)
 {
     return gnuradio::make_block_sptr<pfb_channelizer_ccf_impl>(
-        numchans, taps, oversample_rate, device, batch_size);
+        numchans, taps, oversample_rate, device, batch_size, max_latency);
 }
 
 pfb_channelizer_ccf_impl::pfb_channelizer_ccf_impl(unsigned numchans,
                                                    const std::vector<float>& taps,
                                                    float oversample_rate,
                                                    int device,
-                                                   int batch_size)
+                                                   int batch_size,
+                                                   double max_latency)
     : gr::sync_decimator(
           "gpu_pfb_channelizer_ccf",
           gr::io_signature::make(1, 1, sizeof(gr_complex)),
@@ -84,6 +86,7 @@ pfb_channelizer_ccf_impl::pfb_channelizer_ccf_impl(unsigned numchans,
       gpu_block<pfb_channelizer_ccf>(device,
                                      { 1, rate_of(numchans, oversample_rate) },
                                      checked_batch_size(batch_size),
+                                     max_latency,
                                      backend::make(numchans,
                                                    checked_taps(taps),
                                                    oversample_rate,
@@ -169,20 +172,45 @@ pfb_channelizer_vcf::sptr pfb_channelizer_vcf::make(unsigned int numchans,
                                                     float oversample_rate,
                                                     const std::string& input_format,
                                                     int device,
-                                                    int batch_size)
+                                                    int batch_size,
+                                                    double max_latency)
 {
     if (input_format == "complex")
         return gnuradio::make_block_sptr<pfb_channelizer_vcf_impl<gr_complex>>(
-            numchans, taps, oversample_rate, input_format, device, batch_size);
+            numchans,
+            taps,
+            oversample_rate,
+            input_format,
+            device,
+            batch_size,
+            max_latency);
     if (input_format == "int8")
         return gnuradio::make_block_sptr<pfb_channelizer_vcf_impl<cuda::iq_s8>>(
-            numchans, taps, oversample_rate, input_format, device, batch_size);
+            numchans,
+            taps,
+            oversample_rate,
+            input_format,
+            device,
+            batch_size,
+            max_latency);
     if (input_format == "uint8")
         return gnuradio::make_block_sptr<pfb_channelizer_vcf_impl<cuda::iq_u8>>(
-            numchans, taps, oversample_rate, input_format, device, batch_size);
+            numchans,
+            taps,
+            oversample_rate,
+            input_format,
+            device,
+            batch_size,
+            max_latency);
     if (input_format == "int16")
         return gnuradio::make_block_sptr<pfb_channelizer_vcf_impl<cuda::iq_s16>>(
-            numchans, taps, oversample_rate, input_format, device, batch_size);
+            numchans,
+            taps,
+            oversample_rate,
+            input_format,
+            device,
+            batch_size,
+            max_latency);
     throw std::invalid_argument("input_format: must be \"complex\", \"int8\", "
                                 "\"uint8\" or \"int16\", got \"" +
                                 input_format + "\"");
@@ -194,7 +222,8 @@ pfb_channelizer_vcf_impl<In>::pfb_channelizer_vcf_impl(unsigned numchans,
                                                        float oversample_rate,
                                                        const std::string& input_format,
                                                        int device,
-                                                       int batch_size)
+                                                       int batch_size,
+                                                       double max_latency)
     : gr::sync_decimator(
           "gpu_pfb_channelizer_vcf",
           gr::io_signature::make(1, 1, sizeof(In)),
@@ -204,6 +233,7 @@ pfb_channelizer_vcf_impl<In>::pfb_channelizer_vcf_impl(unsigned numchans,
           device,
           { 1, rate_of(numchans, oversample_rate) },
           checked_batch_size(batch_size),
+          max_latency,
           backend::make(numchans, checked_taps(taps), oversample_rate, true, {})),
       d_numchans(numchans),
       d_taps(taps),

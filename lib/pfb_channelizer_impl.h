@@ -19,7 +19,8 @@ public:
                              const std::vector<float>& taps,
                              float oversample_rate,
                              int device,
-                             int batch_size);
+                             int batch_size,
+                             double max_latency);
 
     void set_taps(const std::vector<float>& taps) override;
     std::vector<std::vector<float>> taps() const override;
@@ -50,7 +51,8 @@ public:
                              float oversample_rate,
                              const std::string& input_format,
                              int device,
-                             int batch_size);
+                             int batch_size,
+                             double max_latency);
 
     void set_taps(const std::vector<float>& taps) override;
     std::vector<std::vector<float>> taps() const override;

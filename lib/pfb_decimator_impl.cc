@@ -34,10 +34,17 @@ pfb_decimator_ccf::sptr pfb_decimator_ccf::make(unsigned int decim,
                                                 bool use_fft_rotator,
                                                 bool use_fft_filters,
                                                 int device,
-                                                int batch_size)
+                                                int batch_size,
+                                                double max_latency)
 {
-    return gnuradio::make_block_sptr<pfb_decimator_ccf_impl>(
-        decim, taps, channel, use_fft_rotator, use_fft_filters, device, batch_size);
+    return gnuradio::make_block_sptr<pfb_decimator_ccf_impl>(decim,
+                                                             taps,
+                                                             channel,
+                                                             use_fft_rotator,
+                                                             use_fft_filters,
+                                                             device,
+                                                             batch_size,
+                                                             max_latency);
 }
 
 pfb_decimator_ccf_impl::pfb_decimator_ccf_impl(unsigned decim,
@@ -46,7 +53,8 @@ pfb_decimator_ccf_impl::pfb_decimator_ccf_impl(unsigned decim,
                                                bool use_fft_rotator,
                                                bool use_fft_filters,
                                                int device,
-                                               int batch_size)
+                                               int batch_size,
+                                               double max_latency)
     : gr::sync_decimator("gpu_pfb_decimator_ccf",
                          gr::io_signature::make(1, 1, sizeof(gr_complex)),
                          gr::io_signature::make(1, 1, sizeof(gr_complex)),
@@ -54,6 +62,7 @@ pfb_decimator_ccf_impl::pfb_decimator_ccf_impl(unsigned decim,
       gpu_block<pfb_decimator_ccf>(device,
                                    { 1, decim },
                                    checked_batch_size(batch_size),
+                                   max_latency,
                                    backend::make(decim,
                                                  checked_taps(taps),
                                                  checked_channel(channel, decim),

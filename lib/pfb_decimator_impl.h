@@ -18,7 +18,8 @@ public:
                            bool use_fft_rotator,
                            bool use_fft_filters,
                            int device,
-                           int batch_size);
+                           int batch_size,
+                           double max_latency);
 
     void set_taps(const std::vector<float>& taps) override;
     std::vector<std::vector<float>> taps() const override;

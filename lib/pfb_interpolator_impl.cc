@@ -30,16 +30,18 @@ int per_input_batch(int batch_size, unsigned interp)
 pfb_interpolator_ccf::sptr pfb_interpolator_ccf::make(unsigned int interp,
                                                       const std::vector<float>& taps,
                                                       int device,
-                                                      int batch_size)
+                                                      int batch_size,
+                                                      double max_latency)
 {
     return gnuradio::make_block_sptr<pfb_interpolator_ccf_impl>(
-        interp, taps, device, batch_size);
+        interp, taps, device, batch_size, max_latency);
 }
 
 pfb_interpolator_ccf_impl::pfb_interpolator_ccf_impl(unsigned interp,
                                                      const std::vector<float>& taps,
                                                      int device,
-                                                     int batch_size)
+                                                     int batch_size,
+                                                     double max_latency)
     : gr::sync_interpolator("gpu_pfb_interpolator_ccf",
                             gr::io_signature::make(1, 1, sizeof(gr_complex)),
                             gr::io_signature::make(1, 1, sizeof(gr_complex)),
@@ -48,6 +50,7 @@ pfb_interpolator_ccf_impl::pfb_interpolator_ccf_impl(unsigned interp,
           device,
           { interp, 1 },
           per_input_batch(checked_batch_size(batch_size), interp),
+          max_latency,
           backend::make(interp, checked_finite_taps(taps))),
       d_interp(interp),
       d_taps(taps)

@@ -15,7 +15,8 @@ public:
     pfb_interpolator_ccf_impl(unsigned interp,
                               const std::vector<float>& taps,
                               int device,
-                              int batch_size);
+                              int batch_size,
+                              double max_latency);
 
     void set_taps(const std::vector<float>& taps) override;
     std::vector<std::vector<float>> taps() const override;

@@ -48,17 +48,19 @@ pfb_synthesizer_ccf::sptr pfb_synthesizer_ccf::make(unsigned int numchans,
                                                     const std::vector<float>& taps,
                                                     bool twox,
                                                     int device,
-                                                    int batch_size)
+                                                    int batch_size,
+                                                    double max_latency)
 {
     return gnuradio::make_block_sptr<pfb_synthesizer_ccf_impl>(
-        numchans, taps, twox, device, batch_size);
+        numchans, taps, twox, device, batch_size, max_latency);
 }
 
 pfb_synthesizer_ccf_impl::pfb_synthesizer_ccf_impl(unsigned numchans,
                                                    const std::vector<float>& taps,
                                                    bool twox,
                                                    int device,
-                                                   int batch_size)
+                                                   int batch_size,
+                                                   double max_latency)
     : gr::sync_interpolator(
           "gpu_pfb_synthesizer_ccf",
           gr::io_signature::make(
@@ -69,6 +71,7 @@ pfb_synthesizer_ccf_impl::pfb_synthesizer_ccf_impl(unsigned numchans,
           device,
           { numchans, 1 },
           per_input_batch(checked_batch_size(batch_size), numchans),
+          max_latency,
           backend::make(
               numchans, checked_finite_taps(taps), twox, identity_map(numchans))),
       d_numchans(numchans),

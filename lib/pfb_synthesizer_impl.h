@@ -16,7 +16,8 @@ public:
                              const std::vector<float>& taps,
                              bool twox,
                              int device,
-                             int batch_size);
+                             int batch_size,
+                             double max_latency);
 
     void set_taps(const std::vector<float>& taps) override;
     std::vector<std::vector<float>> taps() const override;

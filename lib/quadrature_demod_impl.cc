@@ -9,18 +9,23 @@ namespace gr {
 namespace gpufilter {
 
 quadrature_demod_cf::sptr
-quadrature_demod_cf::make(float gain, int device, int batch_size)
+quadrature_demod_cf::make(float gain, int device, int batch_size, double max_latency)
 {
-    return gnuradio::make_block_sptr<quadrature_demod_cf_impl>(gain, device, batch_size);
+    return gnuradio::make_block_sptr<quadrature_demod_cf_impl>(
+        gain, device, batch_size, max_latency);
 }
 
-quadrature_demod_cf_impl::quadrature_demod_cf_impl(float gain, int device, int batch_size)
+quadrature_demod_cf_impl::quadrature_demod_cf_impl(float gain,
+                                                   int device,
+                                                   int batch_size,
+                                                   double max_latency)
     : gr::sync_block("gpu_quadrature_demod_cf",
                      gr::io_signature::make(1, 1, sizeof(gr_complex)),
                      gr::io_signature::make(1, 1, sizeof(float))),
       gpu_block<quadrature_demod_cf>(device,
                                      { 1, 1 },
                                      checked_batch_size(batch_size),
+                                     max_latency,
                                      quadrature_demod_backend::make(checked_gain(gain))),
       d_gain(gain)
 {

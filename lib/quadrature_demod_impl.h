@@ -11,7 +11,7 @@ namespace gpufilter {
 class quadrature_demod_cf_impl : public gpu_block<quadrature_demod_cf>
 {
 public:
-    quadrature_demod_cf_impl(float gain, int device, int batch_size);
+    quadrature_demod_cf_impl(float gain, int device, int batch_size, double max_latency);
 
     void set_gain(float gain) override;
     float gain() const override { return d_gain; }

@@ -28,6 +28,11 @@
 #                GPUFILTER_SANITIZE_TIMEOUT: seconds per run, default 600)
 #         nlms   apps/bench_nlms.py (args after "nlms" go to it), then the echo
 #                canceller app and its ensemble plot (minutes)
+#         latency  apps/bench_latency.py --fm (args after "latency" go to it) into
+#                bench_latency.csv: first output and steady lag of every block family
+#                on throttled streams beside gr-filter's; then its --throughput rows
+#                (default against infinite max_latency, unthrottled) into
+#                bench_latency_throughput.csv (minutes)
 #         soak   scripts/soak.py (args after "soak" go to it, e.g. --samples 1e10):
 #                long runs with retunes and tap changes, checked at checkpoints
 #   --out DIR     where logs, CSVs and plots go (default: the folder in the
@@ -64,7 +69,7 @@ done
 what=${1:-all}
 [[ $# -gt 0 ]] && shift
 case $what in
-tests | demo | all | fm | band | devbuf | bench | sanitize | nlms | soak) ;;
+tests | demo | all | fm | band | devbuf | bench | sanitize | nlms | latency | soak) ;;
 *) echo "gpu_host_check: unknown mode '$what'" >&2; usage ;;
 esac
 # Paths given relative to where this was started, before moving to the checkout.
@@ -191,6 +196,17 @@ if [[ $what == devbuf ]]; then
         >"$out/bench_device_buffers.log" 2>&1 || status=1
     cat "$out/bench_device_buffers.csv"
     tail -5 "$out/bench_device_buffers.log"
+fi
+
+if [[ $what == latency ]]; then
+    echo "== apps/bench_latency.py --fm $*"
+    "$python" apps/bench_latency.py --fm --csv "$out/bench_latency.csv" "$@" 2>&1 |
+        tee "$out/bench_latency.log"
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+    echo "== apps/bench_latency.py --throughput"
+    "$python" apps/bench_latency.py --throughput --seconds 1 \
+        --csv "$out/bench_latency_throughput.csv" 2>&1 | tee -a "$out/bench_latency.log"
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 fi
 
 if [[ $what == sanitize ]]; then

@@ -3,8 +3,10 @@
 gr-gpufilter: GNU Radio's filtering on NVIDIA GPUs.
 
 Each block takes gr-filter's arguments first, so replacing ``filter.`` with
-``gpufilter.`` is the whole migration; GPU options (``device``, ``batch_size``)
-follow with defaults. Without a CUDA device the blocks compute on the CPU.
+``gpufilter.`` is the whole migration; GPU options (``device``, ``batch_size``,
+``max_latency``) follow with defaults. A block holds input for at most ``max_latency``
+seconds (10 ms by default), so it follows a live stream as gr-filter's does. Without a
+CUDA device the blocks compute on the CPU.
 """
 
 from .gpufilter_python import *  # noqa: F401,F403

@@ -80,3 +80,17 @@ def integer_list(lo, hi=None):
 
     convert.__name__ = "integer list"
     return convert
+
+
+def real_list(lo=None, hi=None):
+    """argparse type: a comma-separated, non-empty list of finite floats in [lo, hi]."""
+    one = real(lo, hi)
+
+    def convert(text):
+        items = [t.strip() for t in text.split(",") if t.strip()]
+        if not items:
+            raise argparse.ArgumentTypeError(f"not a list of numbers: '{text}'")
+        return [one(t) for t in items]
+
+    convert.__name__ = "number list"
+    return convert

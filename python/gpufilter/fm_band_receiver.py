@@ -197,9 +197,12 @@ class band_receiver(gr.hier_block2):
     device buffers on or off for the channelizer and the bank (the module's switch,
     gpufilter.set_device_buffers, is set while they are made, then put back); None
     (default) uses the module's switch, which is on unless a program turned it off.
-    The CPU fallback never uses them."""
+    The CPU fallback never uses them. `batch_size` (the channelizer's largest batch)
+    and `max_latency` (seconds each GPU block may hold input) default to the
+    module's."""
 
-    def __init__(self, p, channels, backend="gpu", batch_size=None, device_buffers=None):
+    def __init__(self, p, channels, backend="gpu", batch_size=None, device_buffers=None,
+                 max_latency=None):
         nsel = len(channels)
         gr.hier_block2.__init__(self, "band_receiver",
                                 gr.io_signature(1, 1, gr.sizeof_gr_complex),
@@ -212,9 +215,9 @@ class band_receiver(gr.hier_block2):
         ours = device_buffers if backend != "cpu" else None
         with device_buffers_while_made(ours) as on:
             self.device_buffers = backend != "cpu" and on
-            self._build(p, list(channels), backend, batch_size)
+            self._build(p, list(channels), backend, batch_size, max_latency)
 
-    def _build(self, p, channels, backend, batch_size):
+    def _build(self, p, channels, backend, batch_size, max_latency):
         nsel = len(channels)
         ctaps, ataps = channel_taps(p), audio_taps(p)
         self.gpu_blocks = []
@@ -241,15 +244,17 @@ class band_receiver(gr.hier_block2):
         else:
             device = gpu.device_cpu if backend == "fallback" else gpu.device_auto
             batch = batch_size or gpu.default_batch_size
+            budget = gpu.default_max_latency if max_latency is None else max_latency
             chan = gpu.pfb_channelizer_vcf(p.nchan, ctaps, p.oversample, "complex",
-                                           device, batch)
+                                           device, batch, max_latency=budget)
             self.gpu_blocks.append(chan)
             # The bank's batch is in vectors: those of one channelizer batch (a
             # batch of band samples as 262144 vectors of 100 channels would ask
             # GNU Radio for buffers of hundreds of MB).
             bank = gpu.fm_demod_bank_vcf(p.nchan, list(channels), p.decim, ataps,
                                          p.channel_rate, DEVIATION, TAU, device,
-                                         max(256, batch * p.oversample // p.nchan))
+                                         max(256, batch * p.oversample // p.nchan),
+                                         max_latency=budget)
             self.gpu_blocks.append(bank)
             to_streams = blocks.vector_to_streams(gr.sizeof_float, nsel)
             self.connect(self, chan, bank, to_streams)

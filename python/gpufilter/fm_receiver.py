@@ -173,9 +173,10 @@ def device_buffers_while_made(on):
 class fm_receiver(gr.hier_block2):
     """One station at `offset` Hz of a complex baseband at `rate`, out as float audio
     at 48 kHz (1.0 = 75 kHz deviation). `taps` is the length of every FIR (the Hilbert
-    uses taps|1: firdes.hilbert needs an odd count). `batch_size` (GPU blocks) defaults
-    to the module's; `latency` (s), when given, caps each GPU block's batch to that
-    much of its input, for an audio sink. `device_buffers`: True or False turns
+    uses taps|1: firdes.hilbert needs an odd count). `batch_size` and `max_latency` (GPU
+    blocks: the largest batch, and the seconds of input a block may hold) default to
+    the module's, so the receiver follows a live input within a few budgets and runs
+    whole batches from a file. `device_buffers`: True or False turns
     device buffers on or off for this receiver's blocks (the module's switch,
     gpufilter.set_device_buffers, is set while they are made, then put back); None
     (default) uses the module's switch as it is, which is on unless a program turned
@@ -183,7 +184,7 @@ class fm_receiver(gr.hier_block2):
     fallback never uses them (see docs/architecture.md)."""
 
     def __init__(self, rate, offset, chain="wbfm", taps=256, backend="gpu",
-                 batch_size=None, latency=None, device_buffers=None):
+                 batch_size=None, max_latency=None, device_buffers=None):
         gr.hier_block2.__init__(self, "fm_receiver",
                                 gr.io_signature(1, 1, gr.sizeof_gr_complex),
                                 gr.io_signature(1, 1, gr.sizeof_float))
@@ -194,20 +195,19 @@ class fm_receiver(gr.hier_block2):
         ours = device_buffers if backend != "cpu" else None
         with device_buffers_while_made(ours) as on:
             self.device_buffers = backend != "cpu" and on
-            self._build(rate, offset, chain, taps, backend, batch_size, latency)
+            self._build(rate, offset, chain, taps, backend, batch_size, max_latency)
 
-    def _build(self, rate, offset, chain, taps, backend, batch_size, latency):
+    def _build(self, rate, offset, chain, taps, backend, batch_size, max_latency):
         p = self.plan
         self.backend, self.taps = backend, taps
         self.gpu_blocks = []   # our blocks, for on_gpu() reports
         device = gpu.device_cpu if backend == "fallback" else gpu.device_auto
 
-        def batch(input_rate):
-            b = batch_size or gpu.default_batch_size
-            return max(1024, min(b, int(input_rate * latency))) if latency else b
+        batch = batch_size or gpu.default_batch_size
+        budget = gpu.default_max_latency if max_latency is None else max_latency
 
-        def ours(make, input_rate, *args):
-            blk = make(*args, device, batch(input_rate))
+        def ours(make, *args):
+            blk = make(*args, device=device, batch_size=batch, max_latency=budget)
             self.gpu_blocks.append(blk)
             return blk
 
@@ -221,11 +221,11 @@ class fm_receiver(gr.hier_block2):
                                                            offset, rate)
                 afir = filter.fir_filter_fff(p.audio_decim, audio_taps)
             else:
-                xlate = ours(gpu.freq_xlating_fir_filter_ccf, rate, p.channel_decim,
+                xlate = ours(gpu.freq_xlating_fir_filter_ccf, p.channel_decim,
                              ch_taps, offset, rate)
-                afir = ours(gpu.fir_filter_fff, p.channel_rate, p.audio_decim, audio_taps)
+                afir = ours(gpu.fir_filter_fff, p.audio_decim, audio_taps)
             demod = (analog.quadrature_demod_cf(gain) if lib else
-                     ours(gpu.quadrature_demod_cf, p.channel_rate, gain))
+                     ours(gpu.quadrature_demod_cf, gain))
             # De-emphasis after the audio decimator, at 48 kHz: the stages are linear
             # and time-invariant below the audio cut-off, so the order does not change
             # the audio, and the GPU stages stay next to each other.
@@ -245,13 +245,13 @@ class fm_receiver(gr.hier_block2):
                 demod = analog.quadrature_demod_cf(gain)
                 afir = filter.fir_filter_fff(p.audio_decim, audio_taps)
             else:
-                xlate = ours(gpu.freq_xlating_fir_filter_ccc, rate, p.channel_decim,
+                xlate = ours(gpu.freq_xlating_fir_filter_ccc, p.channel_decim,
                              ch_taps, offset - p.if_hz, rate)
-                to_real = ours(gpu.complex_to_real, p.channel_rate, 1)
-                hil = ours(gpu.hilbert_fc, p.channel_rate, hil_taps,
+                to_real = ours(gpu.complex_to_real, 1)
+                hil = ours(gpu.hilbert_fc, hil_taps,
                            window.WIN_HAMMING, 6.76)
-                demod = ours(gpu.quadrature_demod_cf, p.channel_rate, gain)
-                afir = ours(gpu.fir_filter_fff, p.channel_rate, p.audio_decim, audio_taps)
+                demod = ours(gpu.quadrature_demod_cf, gain)
+                afir = ours(gpu.fir_filter_fff, p.audio_decim, audio_taps)
             # The demodulated station sits on a constant IF/deviation: remove it after
             # the audio filter (its DC gain is 1), where it costs a tenth and leaves the
             # GPU stages next to each other.

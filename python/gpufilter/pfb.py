@@ -4,8 +4,8 @@
 ``from gnuradio.gpufilter import pfb`` in place of ``from gnuradio.filter import pfb``:
 the same classes, arguments and defaults (taps designed with optfir when none are
 given, exactly as gr-filter designs them), and the GPU options (``device``,
-``batch_size``) as keyword arguments after gr-filter's. The wideband input goes to
-one GPU block; there is no stream_to_streams in front.
+``batch_size``, ``max_latency``) as keyword arguments after gr-filter's. The wideband
+input goes to one GPU block; there is no stream_to_streams in front.
 """
 
 from gnuradio import fft, gr
@@ -44,7 +44,8 @@ class channelizer_ccf(gr.hier_block2):
     carries channel channel_map[k]); gnuradio.filter.pfb.channelizer_ccf on a GPU."""
 
     def __init__(self, numchans, taps=None, oversample_rate=1, atten=100,
-                 device=_blocks.device_auto, batch_size=_blocks.default_batch_size):
+                 device=_blocks.device_auto, batch_size=_blocks.default_batch_size,
+                 max_latency=_blocks.default_max_latency):
         gr.hier_block2.__init__(
             self, "pfb_channelizer_ccf",
             gr.io_signature(1, 1, gr.sizeof_gr_complex),
@@ -56,7 +57,8 @@ class channelizer_ccf(gr.hier_block2):
         else:
             self._taps = design_taps(numchans, atten)
         self.pfb = _blocks.pfb_channelizer_ccf(numchans, self._taps, oversample_rate,
-                                               device=device, batch_size=batch_size)
+                                               device=device, batch_size=batch_size,
+                                               max_latency=max_latency)
         self.connect(self, self.pfb)
         for i in range(numchans):
             self.connect((self.pfb, i), (self, i))
@@ -85,7 +87,7 @@ class decimator_ccf(gr.hier_block2):
     def __init__(self, decim, taps=None, channel=0, atten=100,
                  use_fft_rotators=True, use_fft_filters=True,
                  device=_blocks.device_auto, batch_size=_blocks.default_batch_size,
-                 use_fft_rotator=None):
+                 use_fft_rotator=None, max_latency=_blocks.default_max_latency):
         gr.hier_block2.__init__(
             self, "pfb_decimator_ccf",
             gr.io_signature(1, 1, gr.sizeof_gr_complex),
@@ -100,7 +102,8 @@ class decimator_ccf(gr.hier_block2):
             self._taps = design_taps(decim, atten)
         self.pfb = _blocks.pfb_decimator_ccf(decim, self._taps, channel,
                                              use_fft_rotators, use_fft_filters,
-                                             device=device, batch_size=batch_size)
+                                             device=device, batch_size=batch_size,
+                                             max_latency=max_latency)
         self.connect(self, self.pfb, self)
 
     def set_taps(self, taps):
@@ -140,7 +143,8 @@ class _arb_resampler(gr.hier_block2):
     _block = None
 
     def __init__(self, rate, taps=None, flt_size=32, atten=100,
-                 device=_blocks.device_auto, batch_size=_blocks.default_batch_size):
+                 device=_blocks.device_auto, batch_size=_blocks.default_batch_size,
+                 max_latency=_blocks.default_max_latency):
         gr.hier_block2.__init__(
             self, self._name,
             gr.io_signature(1, 1, self._itemsize),
@@ -152,7 +156,8 @@ class _arb_resampler(gr.hier_block2):
         else:
             self._taps = self.create_taps(self._rate, self._size, atten)
         self.pfb = getattr(_blocks, self._block)(self._rate, self._taps, self._size,
-                                                 device=device, batch_size=batch_size)
+                                                 device=device, batch_size=batch_size,
+                                                 max_latency=max_latency)
         self.connect(self, self.pfb, self)
 
     def set_taps(self, taps):
@@ -176,6 +181,18 @@ class _arb_resampler(gr.hier_block2):
 
     def batch_size(self):
         return self.pfb.batch_size()
+
+    def max_latency(self):
+        return self.pfb.max_latency()
+
+    def set_max_latency(self, seconds):
+        self.pfb.set_max_latency(seconds)
+
+    def current_batch_size(self):
+        return self.pfb.current_batch_size()
+
+    def input_rate(self):
+        return self.pfb.input_rate()
 
     def largest_batch(self):
         return self.pfb.largest_batch()

@@ -49,6 +49,24 @@ class qa_bench_apps(gr_unittest.TestCase):
                 self.assertGreater(float(r["msps"]), 0.0, r)
                 self.assertGreaterEqual(float(r["cpu_ns_per_sample"]), 0.0, r)
 
+    def test_latency_benchmark_rows(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "latency.csv")
+            printed = run("bench_latency.py", "--rates", "48e3", "--seconds", "0.8",
+                          "--cases", "fir_filter_fff", "--csv", path)
+            with open(path) as f:
+                rows = list(csv.DictReader(f))
+        # The plain block and the three-block chain, each beside gr-filter's.
+        self.assertEqual([(r["case"], r["side"]) for r in rows],
+                         [("fir_filter_fff", "gpufilter"), ("fir_filter_fff", "reference"),
+                          ("fir_filter_fff x3 chain", "gpufilter"),
+                          ("fir_filter_fff x3 chain", "reference")])
+        for r in rows:
+            self.assertEqual(r["rate"], "48000", r)
+            self.assertGreater(int(r["outputs"]), 0, r)
+            self.assertLess(float(r["first_output_s"]), 0.8, r)
+        self.assertEqual(printed.count("first_output"), 2, printed)
+
     def test_block_times_name_every_block(self):
         out = run("bench_block_times.py", "--items", "2e5", "--taps", "64")
         titles = [line for line in out.splitlines() if "MS/s of input" in line]

@@ -34,7 +34,9 @@ print("center_freq", tb.gpufilter_freq_xlating_fir_filter_xxx_0.center_freq())
 
 class qa_grc(grcc_test_case):
     def test_001_compile_and_run(self):
-        script, _ = self.compile(FLOWGRAPH, ["gpufilter.fir_filter_"])
+        # The block's GPU options, Max Latency included, reach make().
+        script, _ = self.compile(FLOWGRAPH, ["gpufilter.fir_filter_ccf(4, taps, (-1), 4096",
+                                             "max_latency=0.02)"])
         # The flowgraph ends by itself (blocks_head); the timeout only guards a hang.
         run = subprocess.run([sys.executable, script], env=os.environ.copy(),
                              capture_output=True, text=True, timeout=120)
@@ -46,8 +48,8 @@ class qa_grc(grcc_test_case):
             ["gpufilter.hilbert_fc(65, window.WIN_HAMMING",
              "gpufilter.freq_xlating_fir_filter_ccf(4, taps, 3000",
              "(self.gpufilter_freq_xlating_fir_filter_xxx_0, 'freq')",
-             "gpufilter.quadrature_demod_cf(demod_gain, (-1), 4096)",
-             "gpufilter.complex_to_real(1, (-1), 4096)"])
+             "gpufilter.quadrature_demod_cf(demod_gain, (-1), 4096, max_latency=0.01)",
+             "gpufilter.complex_to_real(1, (-1), 4096, max_latency=0.01)"])
         self.assertIn("set_taps(self.taps)", generated)  # the setter callbacks
         self.assertIn("set_gain(self.demod_gain)", generated)
         # A message source never finishes, so GNU Radio would wait for it forever
@@ -59,7 +61,7 @@ class qa_grc(grcc_test_case):
         self.assertIn("center_freq 2500.0", run.stdout, run.stdout + run.stderr)
     def test_003_nlms_compile_and_run(self):
         script, generated = self.compile(
-            NLMS_FLOWGRAPH, ["gpufilter.nlms_filter_ff(64, mu, 1, (1e-6), (-1), 4096)"])
+            NLMS_FLOWGRAPH, ["gpufilter.nlms_filter_ff(64, mu, 1, (1e-6), (-1), 4096, max_latency=0.01)"])
         self.assertIn("set_mu(self.mu)", generated)  # the setter callback
         run = subprocess.run([sys.executable, script], env=os.environ.copy(),
                              capture_output=True, text=True, timeout=120)
@@ -69,13 +71,13 @@ class qa_grc(grcc_test_case):
     def test_004_pfb_blocks_compile_and_run(self):
         script, generated = self.compile(
             PFB_FLOWGRAPH,
-            ["gpufilter.pfb_channelizer_ccf(4, taps, 2.0, (-1), 4096)",
+            ["gpufilter.pfb_channelizer_ccf(4, taps, 2.0, (-1), 4096,",
              "set_channel_map([2, 0])",
              'gpufilter.pfb_channelizer_vcf(8, taps, 2.0, "complex", (-1)',
              'gpufilter.pfb_channelizer_vcf(8, taps, 1.0, "uint8", (-1)',
-             "gpufilter.pfb_decimator_ccf(4, taps, 1, True, False, (-1), 4096)",
-             "gpufilter.pfb_interpolator_ccf(3, taps, (-1), 4096)",
-             "gpufilter.pfb_synthesizer_ccf(4, taps, True, (-1), 4096)",
+             "gpufilter.pfb_decimator_ccf(4, taps, 1, True, False, (-1), 4096,",
+             "gpufilter.pfb_interpolator_ccf(3, taps, (-1), 4096,",
+             "gpufilter.pfb_synthesizer_ccf(4, taps, True, (-1), 4096,",
              "set_channel_map([1, 6])",
              "gpufilter_pfb.arb_resampler_ccf(", "gpufilter_pfb.arb_resampler_fff("])
         self.assertIn("set_taps(self.taps)", generated)

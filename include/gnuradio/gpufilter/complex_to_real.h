@@ -28,12 +28,18 @@ public:
     typedef std::shared_ptr<complex_to_real> sptr;
 
     /*!
-     * \param vlen        samples per item (1 to 2^20)
-     * \param device      CUDA device index, device_auto (-1) or device_cpu (-2)
-     * \param batch_size  input items per GPU transfer (>= 1)
+     * \param vlen         samples per item (1 to 2^20)
+     * \param device       CUDA device index, device_auto (-1) or device_cpu (-2)
+     * \param batch_size   input items per GPU transfer (>= 1)
+     * \param max_latency  seconds of input the block may hold before it computes (>= 0,
+     *                     default 10 ms): batches shrink to what arrives in that time on
+     *                     a live stream; 0 computes whatever has arrived, infinity always
+     *                     whole batches
      */
-    static sptr
-    make(int vlen = 1, int device = device_auto, int batch_size = default_batch_size);
+    static sptr make(int vlen = 1,
+                     int device = device_auto,
+                     int batch_size = default_batch_size,
+                     double max_latency = default_max_latency);
 
     virtual int vlen() const = 0;
 };

@@ -19,6 +19,12 @@ constexpr int device_cpu = -2;
 //! Larger batches amortize transfer and launch costs; smaller ones cut latency.
 constexpr int default_batch_size = 1 << 18;
 
+//! Seconds of input a block may hold before it computes (every block's max_latency):
+//! a block sizes its batches from the rate at which input arrives, so that a live
+//! stream is answered within this budget while a file or a fast SDR still gets
+//! batches of batch_size. Tens of milliseconds or less suit live audio and SDR.
+constexpr double default_max_latency = 0.01;
+
 //! Number of usable CUDA devices (0 without a driver or a device; never throws).
 GPUFILTER_API int cuda_device_count();
 

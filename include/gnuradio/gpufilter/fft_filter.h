@@ -33,19 +33,24 @@ public:
     typedef std::shared_ptr<fft_filter<IN_T, OUT_T, TAP_T>> sptr;
 
     /*!
-     * \param decimation  keep every decimation-th output (>= 1)
-     * \param taps        filter taps (not empty)
-     * \param nthreads    gr-filter's FFTW threads (>= 1); unused on the GPU
-     * \param device      CUDA device index, device_auto (-1) or device_cpu (-2)
-     * \param batch_size  input samples per GPU transfer (>= 1)
-     * \param method      filter_method::fft (default), direct or automatic
+     * \param decimation   keep every decimation-th output (>= 1)
+     * \param taps         filter taps (not empty)
+     * \param nthreads     gr-filter's FFTW threads (>= 1); unused on the GPU
+     * \param device       CUDA device index, device_auto (-1) or device_cpu (-2)
+     * \param batch_size   input samples per GPU transfer (>= 1)
+     * \param method       filter_method::fft (default), direct or automatic
+     * \param max_latency  seconds of input the block may hold before it computes (>= 0,
+     *                     default 10 ms): batches shrink to what arrives in that time on
+     *                     a live stream; 0 computes whatever has arrived, infinity always
+     *                     whole batches
      */
     static sptr make(int decimation,
                      const std::vector<TAP_T>& taps,
                      int nthreads = 1,
                      int device = device_auto,
                      int batch_size = default_batch_size,
-                     filter_method method = filter_method::fft);
+                     filter_method method = filter_method::fft,
+                     double max_latency = default_max_latency);
 
     //! New taps; applied from the next work() call, as in gr-filter.
     virtual void set_taps(const std::vector<TAP_T>& taps) = 0;

@@ -21,12 +21,13 @@ namespace gpufilter {
  * \details
  * Same arguments, output, history, decimation phase and tags as gr-filter's block:
  * output k is sum_j taps[j] * in[k*decimation - j], starting from zero history.
- * Samples travel to the GPU in batches of about \p batch_size input samples, by DMA
+ * Samples travel to the GPU in batches of up to \p batch_size input samples (fewer on
+ * a slow live stream, so that no input waits longer than \p max_latency), by DMA
  * straight from and to GNU Radio's buffers, with copies overlapped with compute; the
- * block asks its neighbours' buffers for room for whole
- * batches, and flushes what is left at the end of a stream, so the output length is
- * exactly gr-filter's. With no usable CUDA device (or device = device_cpu) it runs
- * gr-filter's CPU kernel and logs one warning.
+ * block asks its neighbours' buffers for room for whole batches, and flushes what is
+ * left at the end of a stream, so the output length is exactly gr-filter's. With no
+ * usable CUDA device (or device = device_cpu) it runs gr-filter's CPU kernel and logs
+ * one warning.
  */
 template <class IN_T, class OUT_T, class TAP_T>
 class GPUFILTER_API fir_filter : virtual public gr::sync_decimator, public gpu_options
@@ -35,21 +36,26 @@ public:
     typedef std::shared_ptr<fir_filter<IN_T, OUT_T, TAP_T>> sptr;
 
     /*!
-     * \param decimation  keep every decimation-th output (>= 1)
-     * \param taps        filter taps (not empty)
-     * \param device      CUDA device index, device_auto (-1) or device_cpu (-2)
-     * \param batch_size  input samples per GPU transfer (>= 1); latency/throughput
-     * trade-off
-     * \param method      filter_method::automatic (the faster for these taps and
-     * decimation, from the crossover measured in docs/kernels.md), direct (direct
-     * form) or fft (overlap-save with cuFFT); from Python also "auto", "direct" or
-     * "fft"
+     * \param decimation   keep every decimation-th output (>= 1)
+     * \param taps         filter taps (not empty)
+     * \param device       CUDA device index, device_auto (-1) or device_cpu (-2)
+     * \param batch_size   input samples per GPU transfer, at most (>= 1): the batch at
+     *                     full throughput; max_latency bounds the wait for it
+     * \param method       filter_method::automatic (the faster for these taps and
+     *                     decimation, from the crossover measured in docs/kernels.md),
+     *                     direct (direct form) or fft (overlap-save with cuFFT); from
+     *                     Python also "auto", "direct" or "fft"
+     * \param max_latency  seconds of input the block may hold before it computes (>= 0,
+     *                     default 10 ms): batches shrink to what arrives in that time on
+     *                     a live stream; 0 computes whatever has arrived, infinity always
+     *                     whole batches
      */
     static sptr make(int decimation,
                      const std::vector<TAP_T>& taps,
                      int device = device_auto,
                      int batch_size = default_batch_size,
-                     filter_method method = filter_method::automatic);
+                     filter_method method = filter_method::automatic,
+                     double max_latency = default_max_latency);
 
     //! New taps; applied from the next work() call, as in gr-filter.
     virtual void set_taps(const std::vector<TAP_T>& taps) = 0;

@@ -45,6 +45,10 @@ public:
      *                      samples, max(1, default_batch_size / nchan), so that a
      *                      batch and GNU Radio's buffers around the block stay a few
      *                      MB whatever nchan
+     * \param max_latency   seconds of input the block may hold before it computes (>= 0,
+     *                      default 10 ms): batches shrink to what arrives in that time on
+     *                      a live stream; 0 computes whatever has arrived, infinity
+     *                      always whole batches
      */
     static sptr make(unsigned int nchan,
                      const std::vector<unsigned int>& channels,
@@ -54,7 +58,8 @@ public:
                      double deviation = 75e3,
                      double tau = 75e-6,
                      int device = device_auto,
-                     int batch_size = 0);
+                     int batch_size = 0,
+                     double max_latency = default_max_latency);
 
     virtual unsigned int nchan() const = 0;
     virtual std::vector<unsigned int> channels() const = 0;

@@ -33,7 +33,8 @@ namespace gpufilter {
  * retunes the block, as in gr-filter. Every retune and every set_taps() writes a tag
  * "freq" (double, the centre frequency) on the first output it applies to.
  *
- * Samples travel to the GPU in batches of about \p batch_size input samples (see
+ * Samples travel to the GPU in batches of up to \p batch_size input samples, fewer
+ * on a slow live stream so that no input waits longer than \p max_latency (see
  * fir_filter). With no usable CUDA device (or device = device_cpu) the block filters
  * with gr-filter's CPU kernel and rotates with the same double-precision phase.
  */
@@ -51,13 +52,18 @@ public:
      * \param sampling_freq  input sample rate (Hz, > 0)
      * \param device         CUDA device index, device_auto (-1) or device_cpu (-2)
      * \param batch_size     input samples per GPU transfer (>= 1)
+     * \param max_latency    seconds of input the block may hold before it computes (>= 0,
+     *                       default 10 ms): batches shrink to what arrives in that time
+     *                       on a live stream; 0 computes whatever has arrived, infinity
+     *                       always whole batches
      */
     static sptr make(int decimation,
                      const std::vector<TAP_T>& taps,
                      double center_freq,
                      double sampling_freq,
                      int device = device_auto,
-                     int batch_size = default_batch_size);
+                     int batch_size = default_batch_size,
+                     double max_latency = default_max_latency);
 
     //! New centre frequency; applied from the next work() call, with a "freq" tag.
     virtual void set_center_freq(double center_freq) = 0;

@@ -22,8 +22,19 @@ public:
     virtual bool on_gpu() const = 0;
     //! The CUDA device in use, or device_cpu.
     virtual int device() const = 0;
-    //! Input samples per GPU transfer.
+    //! Input samples per GPU transfer, at most (the throughput batch).
     virtual int batch_size() const = 0;
+    //! Seconds of input the block may hold before it computes (its latency budget).
+    virtual double max_latency() const = 0;
+    //! A new latency budget in seconds (>= 0), from the block's next look at its
+    //! input: 0 computes whatever has arrived, as gr-filter's blocks do; infinity
+    //! always waits for whole batches of batch_size.
+    virtual void set_max_latency(double seconds) = 0;
+    //! Input samples per call that the budget allows at the input rate measured now:
+    //! batch_size when input arrives fast enough, fewer on a slower live stream.
+    virtual int current_batch_size() const = 0;
+    //! The rate at which input has been arriving, items per second (0 until known).
+    virtual double input_rate() const = 0;
     //! Most input samples handled in one work() call so far (shows batching at work).
     virtual uint64_t largest_batch() const = 0;
     //! The filter algorithm running: "direct", "fft", or "cpu" on the CPU fallback.

@@ -31,17 +31,22 @@ public:
     typedef std::shared_ptr<hilbert_fc> sptr;
 
     /*!
-     * \param ntaps       number of taps (>= 1; made odd as in gr-filter)
-     * \param window      window of the Hilbert filter design
-     * \param param       Kaiser/Exp/Gaussian/Tukey window parameter
-     * \param device      CUDA device index, device_auto (-1) or device_cpu (-2)
-     * \param batch_size  input samples per GPU transfer (>= 1)
+     * \param ntaps        number of taps (>= 1; made odd as in gr-filter)
+     * \param window       window of the Hilbert filter design
+     * \param param        Kaiser/Exp/Gaussian/Tukey window parameter
+     * \param device       CUDA device index, device_auto (-1) or device_cpu (-2)
+     * \param batch_size   input samples per GPU transfer (>= 1)
+     * \param max_latency  seconds of input the block may hold before it computes (>= 0,
+     *                     default 10 ms): batches shrink to what arrives in that time on
+     *                     a live stream; 0 computes whatever has arrived, infinity always
+     *                     whole batches
      */
     static sptr make(unsigned int ntaps,
                      fft::window::win_type window = fft::window::win_type::WIN_HAMMING,
                      double param = 6.76,
                      int device = device_auto,
-                     int batch_size = default_batch_size);
+                     int batch_size = default_batch_size,
+                     double max_latency = default_max_latency);
 
     //! The Hilbert filter's taps (the imaginary part's filter).
     virtual std::vector<float> taps() const = 0;

@@ -34,20 +34,25 @@ public:
     typedef std::shared_ptr<nlms_filter_ff> sptr;
 
     /*!
-     * \param ntaps      taps per filter, in [1, nlms_max_taps]
-     * \param mu         step size, finite and > 0 (stable for mu < 2; 0.1 to 1 usual)
-     * \param nfilters   independent filters, the vector length of every port (>= 1)
-     * \param eps        regulariser of the normalisation, finite and > 0
-     *                   (default nlms_default_eps = 1e-6)
-     * \param device     CUDA device index, device_auto (-1) or device_cpu (-2)
-     * \param batch_size input items per GPU transfer (>= 1)
+     * \param ntaps        taps per filter, in [1, nlms_max_taps]
+     * \param mu           step size, finite and > 0 (stable for mu < 2; 0.1 to 1 usual)
+     * \param nfilters     independent filters, the vector length of every port (>= 1)
+     * \param eps          regulariser of the normalisation, finite and > 0
+     *                     (default nlms_default_eps = 1e-6)
+     * \param device       CUDA device index, device_auto (-1) or device_cpu (-2)
+     * \param batch_size   input items per GPU transfer (>= 1)
+     * \param max_latency  seconds of input the block may hold before it computes (>= 0,
+     *                     default 10 ms): batches shrink to what arrives in that time on
+     *                     a live stream; 0 computes whatever has arrived, infinity always
+     *                     whole batches
      */
     static sptr make(int ntaps,
                      double mu,
                      int nfilters = 1,
                      double eps = nlms_default_eps,
                      int device = device_auto,
-                     int batch_size = default_batch_size);
+                     int batch_size = default_batch_size,
+                     double max_latency = default_max_latency);
 
     //! Step size of every filter from the next sample on (finite, > 0).
     virtual void set_mu(double mu) = 0;

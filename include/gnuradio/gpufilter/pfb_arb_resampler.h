@@ -36,12 +36,17 @@ public:
      * \param filter_size  number of filter arms (>= 1)
      * \param device       CUDA device index, device_auto (-1) or device_cpu (-2)
      * \param batch_size   input samples per GPU transfer (>= 1)
+     * \param max_latency  seconds of input the block may hold before it computes (>= 0,
+     *                     default 10 ms): batches shrink to what arrives in that time on
+     *                     a live stream; 0 computes whatever has arrived, infinity always
+     *                     whole batches
      */
     static sptr make(float rate,
                      const std::vector<float>& taps,
                      unsigned int filter_size = 32,
                      int device = device_auto,
-                     int batch_size = default_batch_size);
+                     int batch_size = default_batch_size,
+                     double max_latency = default_max_latency);
 
     //! New prototype taps; the history changes from the next work() call on.
     virtual void set_taps(const std::vector<float>& taps) = 0;

@@ -40,13 +40,18 @@ public:
      * \param input_format     "complex", "int8", "uint8" or "int16"
      * \param device           CUDA device index, device_auto (-1) or device_cpu (-2)
      * \param batch_size       input samples per GPU transfer (>= 1)
+     * \param max_latency      seconds of input the block may hold before it computes
+     *                         (>= 0, default 10 ms): batches shrink to what arrives in
+     *                         that time on a live stream; 0 computes whatever has
+     *                         arrived, infinity always whole batches
      */
     static sptr make(unsigned int numchans,
                      const std::vector<float>& taps,
                      float oversample_rate = 1.0f,
                      const std::string& input_format = "complex",
                      int device = device_auto,
-                     int batch_size = default_batch_size);
+                     int batch_size = default_batch_size,
+                     double max_latency = default_max_latency);
 
     //! New prototype taps; applied from the next work() call, as in gr-filter.
     virtual void set_taps(const std::vector<float>& taps) = 0;

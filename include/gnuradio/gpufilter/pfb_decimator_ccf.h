@@ -39,6 +39,10 @@ public:
      * \param use_fft_filters  gr-filter's FFT branch filters' output length
      * \param device           CUDA device index, device_auto (-1) or device_cpu (-2)
      * \param batch_size       input samples per GPU transfer (>= 1)
+     * \param max_latency      seconds of input the block may hold before it computes
+     *                         (>= 0, default 10 ms): batches shrink to what arrives in
+     *                         that time on a live stream; 0 computes whatever has
+     *                         arrived, infinity always whole batches
      */
     static sptr make(unsigned int decim,
                      const std::vector<float>& taps,
@@ -46,7 +50,8 @@ public:
                      bool use_fft_rotator = true,
                      bool use_fft_filters = true,
                      int device = device_auto,
-                     int batch_size = default_batch_size);
+                     int batch_size = default_batch_size,
+                     double max_latency = default_max_latency);
 
     //! New prototype taps; applied from the next work() call, as in gr-filter.
     virtual void set_taps(const std::vector<float>& taps) = 0;

@@ -28,16 +28,21 @@ public:
     typedef std::shared_ptr<pfb_interpolator_ccf> sptr;
 
     /*!
-     * \param interp      interpolation, the number of filterbank branches (>= 1)
-     * \param taps        prototype filter taps (not empty, finite)
-     * \param device      CUDA device index, device_auto (-1) or device_cpu (-2)
-     * \param batch_size  output samples per GPU transfer (>= 1): the input sends
-     *                    batch_size/interp, and batch_size() reports that count
+     * \param interp       interpolation, the number of filterbank branches (>= 1)
+     * \param taps         prototype filter taps (not empty, finite)
+     * \param device       CUDA device index, device_auto (-1) or device_cpu (-2)
+     * \param batch_size   output samples per GPU transfer (>= 1): the input sends
+     *                     batch_size/interp, and batch_size() reports that count
+     * \param max_latency  seconds of input the block may hold before it computes (>= 0,
+     *                     default 10 ms): batches shrink to what arrives in that time on
+     *                     a live stream; 0 computes whatever has arrived, infinity always
+     *                     whole batches
      */
     static sptr make(unsigned int interp,
                      const std::vector<float>& taps,
                      int device = device_auto,
-                     int batch_size = default_batch_size);
+                     int batch_size = default_batch_size,
+                     double max_latency = default_max_latency);
 
     //! New prototype taps; applied from the next work() call, as in gr-filter.
     virtual void set_taps(const std::vector<float>& taps) = 0;

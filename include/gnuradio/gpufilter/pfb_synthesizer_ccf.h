@@ -31,20 +31,25 @@ public:
     typedef std::shared_ptr<pfb_synthesizer_ccf> sptr;
 
     /*!
-     * \param numchans    number of channels, the output rate multiple (>= 1; even
-     *                    with twox)
-     * \param taps        prototype filter taps (not empty, finite)
-     * \param twox        2x oversampled synthesis (a 2*numchans-point FFT)
-     * \param device      CUDA device index, device_auto (-1) or device_cpu (-2)
-     * \param batch_size  output (wideband) samples per GPU transfer (>= 1): each
-     *                    input sends batch_size/numchans, and batch_size() reports
-     *                    that per-input count
+     * \param numchans     number of channels, the output rate multiple (>= 1; even
+     *                     with twox)
+     * \param taps         prototype filter taps (not empty, finite)
+     * \param twox         2x oversampled synthesis (a 2*numchans-point FFT)
+     * \param device       CUDA device index, device_auto (-1) or device_cpu (-2)
+     * \param batch_size   output (wideband) samples per GPU transfer (>= 1): each
+     *                     input sends batch_size/numchans, and batch_size() reports
+     *                     that per-input count
+     * \param max_latency  seconds of input the block may hold before it computes (>= 0,
+     *                     default 10 ms): batches shrink to what arrives in that time on
+     *                     a live stream; 0 computes whatever has arrived, infinity always
+     *                     whole batches
      */
     static sptr make(unsigned int numchans,
                      const std::vector<float>& taps,
                      bool twox = false,
                      int device = device_auto,
-                     int batch_size = default_batch_size);
+                     int batch_size = default_batch_size,
+                     double max_latency = default_max_latency);
 
     //! New prototype taps from the next work() call on; the branch filters restart
     //! from zeros, as gr-filter's.

@@ -33,12 +33,18 @@ public:
     typedef std::shared_ptr<quadrature_demod_cf> sptr;
 
     /*!
-     * \param gain        output per radian of phase step (finite)
-     * \param device      CUDA device index, device_auto (-1) or device_cpu (-2)
-     * \param batch_size  input samples per GPU transfer (>= 1)
+     * \param gain         output per radian of phase step (finite)
+     * \param device       CUDA device index, device_auto (-1) or device_cpu (-2)
+     * \param batch_size   input samples per GPU transfer (>= 1)
+     * \param max_latency  seconds of input the block may hold before it computes (>= 0,
+     *                     default 10 ms): batches shrink to what arrives in that time on
+     *                     a live stream; 0 computes whatever has arrived, infinity always
+     *                     whole batches
      */
-    static sptr
-    make(float gain, int device = device_auto, int batch_size = default_batch_size);
+    static sptr make(float gain,
+                     int device = device_auto,
+                     int batch_size = default_batch_size,
+                     double max_latency = default_max_latency);
 
     //! The gain from the next work() call on (finite).
     virtual void set_gain(float gain) = 0;

@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(complex_to_real.h)                                         */
-/* BINDTOOL_HEADER_FILE_HASH(8d033c4723addc1a0c8cc1f436161179) */
+/* BINDTOOL_HEADER_FILE_HASH(86defa4bd12df6f9ed2a988c180e05a5) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -31,6 +31,7 @@ void bind_complex_to_real(py::module& m)
              py::arg("vlen") = 1,
              py::arg("device") = gr::gpufilter::device_auto,
              py::arg("batch_size") = gr::gpufilter::default_batch_size,
+             py::arg("max_latency") = gr::gpufilter::default_max_latency,
              D(complex_to_real, make))
         .def("vlen", &complex_to_real::vlen, D(complex_to_real, vlen));
 }

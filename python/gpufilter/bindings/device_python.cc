@@ -4,7 +4,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(device.h)                                                  */
-/* BINDTOOL_HEADER_FILE_HASH(3dd9e03c9347db200daf20b407cedad5) */
+/* BINDTOOL_HEADER_FILE_HASH(a61cb4894d8a4a210ee8de82eb77910c) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -46,6 +46,7 @@ void bind_device(py::module& m)
     m.attr("device_auto") = gr::gpufilter::device_auto;
     m.attr("device_cpu") = gr::gpufilter::device_cpu;
     m.attr("default_batch_size") = gr::gpufilter::default_batch_size;
+    m.attr("default_max_latency") = gr::gpufilter::default_max_latency;
     m.def("cuda_device_count", &gr::gpufilter::cuda_device_count, D(cuda_device_count));
     m.def("cuda_device_free_memory",
           &gr::gpufilter::cuda_device_free_memory,

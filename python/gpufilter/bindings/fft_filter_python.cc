@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(fft_filter.h)                                              */
-/* BINDTOOL_HEADER_FILE_HASH(f09263102c661b7b3054d89befe049d7) */
+/* BINDTOOL_HEADER_FILE_HASH(032c8696dfb72b2eaa475580a3b2ca76) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -38,6 +38,7 @@ void bind_fft_filter_template(py::module& m, const char* classname)
              py::arg("device") = gr::gpufilter::device_auto,
              py::arg("batch_size") = gr::gpufilter::default_batch_size,
              py::arg("method") = gr::gpufilter::filter_method::fft,
+             py::arg("max_latency") = gr::gpufilter::default_max_latency,
              D(fft_filter, make))
         // method by name ("auto", "direct", "fft"), as GRC and scripts may pass it.
         .def(py::init([](int decimation,
@@ -45,13 +46,15 @@ void bind_fft_filter_template(py::module& m, const char* classname)
                          int nthreads,
                          int device,
                          int batch_size,
-                         const std::string& method) {
+                         const std::string& method,
+                         double max_latency) {
                  return block::make(decimation,
                                     taps,
                                     nthreads,
                                     device,
                                     batch_size,
-                                    gr::gpufilter::parse_filter_method(method));
+                                    gr::gpufilter::parse_filter_method(method),
+                                    max_latency);
              }),
              py::arg("decimation"),
              py::arg("taps"),
@@ -59,6 +62,7 @@ void bind_fft_filter_template(py::module& m, const char* classname)
              py::arg("device") = gr::gpufilter::device_auto,
              py::arg("batch_size") = gr::gpufilter::default_batch_size,
              py::arg("method"),
+             py::arg("max_latency") = gr::gpufilter::default_max_latency,
              D(fft_filter, make))
         .def("set_taps", &block::set_taps, py::arg("taps"), D(fft_filter, set_taps))
         .def("taps", &block::taps, D(fft_filter, taps))

@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(fm_demod_bank_vcf.h)                                       */
-/* BINDTOOL_HEADER_FILE_HASH(36a97844adaca4df0098bfdd8755feb1) */
+/* BINDTOOL_HEADER_FILE_HASH(f4dc0fce4a5375191942d703de223211) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -44,7 +44,8 @@ void bind_fm_demod_bank_vcf(py::module& m)
                          double deviation,
                          double tau,
                          int device,
-                         int batch_size) {
+                         int batch_size,
+                         double max_latency) {
                  return fm_demod_bank_vcf::make(checked_count("nchan", nchan),
                                                 checked_indices("channels", channels),
                                                 checked_count("decimation", decimation),
@@ -53,7 +54,8 @@ void bind_fm_demod_bank_vcf(py::module& m)
                                                 deviation,
                                                 tau,
                                                 device,
-                                                batch_size);
+                                                batch_size,
+                                                max_latency);
              }),
              py::arg("nchan"),
              py::arg("channels"),
@@ -64,6 +66,7 @@ void bind_fm_demod_bank_vcf(py::module& m)
              py::arg("tau") = 75e-6,
              py::arg("device") = gr::gpufilter::device_auto,
              py::arg("batch_size") = 0,
+             py::arg("max_latency") = gr::gpufilter::default_max_latency,
              D(fm_demod_bank_vcf, make))
         .def("nchan", &fm_demod_bank_vcf::nchan, D(fm_demod_bank_vcf, nchan))
         .def("channels", &fm_demod_bank_vcf::channels, D(fm_demod_bank_vcf, channels))

@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(freq_xlating_fir_filter.h)                                 */
-/* BINDTOOL_HEADER_FILE_HASH(60c17b08a4c4ef3a84631947b2ca3206) */
+/* BINDTOOL_HEADER_FILE_HASH(fcca5ca46ff1ad1d630bba6a2c8f3a9d) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -38,6 +38,7 @@ void bind_freq_xlating_fir_filter_template(py::module& m, const char* classname)
              py::arg("sampling_freq"),
              py::arg("device") = gr::gpufilter::device_auto,
              py::arg("batch_size") = gr::gpufilter::default_batch_size,
+             py::arg("max_latency") = gr::gpufilter::default_max_latency,
              D(freq_xlating_fir_filter, make))
         .def("set_center_freq",
              &block::set_center_freq,

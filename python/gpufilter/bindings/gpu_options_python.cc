@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(gpu_options.h)                                             */
-/* BINDTOOL_HEADER_FILE_HASH(2fc6241375caa1f0a23fc816e0fd051a) */
+/* BINDTOOL_HEADER_FILE_HASH(73e7d4efce3e3dcfcf7cc0d88b369475) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -26,6 +26,15 @@ void bind_gpu_options(py::module& m)
         .def("on_gpu", &opts::on_gpu, D(gpu_options, on_gpu))
         .def("device", &opts::device, D(gpu_options, device))
         .def("batch_size", &opts::batch_size, D(gpu_options, batch_size))
+        .def("max_latency", &opts::max_latency, D(gpu_options, max_latency))
+        .def("set_max_latency",
+             &opts::set_max_latency,
+             py::arg("seconds"),
+             D(gpu_options, set_max_latency))
+        .def("current_batch_size",
+             &opts::current_batch_size,
+             D(gpu_options, current_batch_size))
+        .def("input_rate", &opts::input_rate, D(gpu_options, input_rate))
         .def("largest_batch", &opts::largest_batch, D(gpu_options, largest_batch))
         .def("fir_method", &opts::fir_method, D(gpu_options, fir_method))
         .def("bytes_to_device", &opts::bytes_to_device, D(gpu_options, bytes_to_device))

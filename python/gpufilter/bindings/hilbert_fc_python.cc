@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(hilbert_fc.h)                                              */
-/* BINDTOOL_HEADER_FILE_HASH(29fda226734f1739273fa76136979228) */
+/* BINDTOOL_HEADER_FILE_HASH(66058f83e9a225b3df998aa474948699) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -36,6 +36,7 @@ void bind_hilbert_fc(py::module& m)
              py::arg("param") = 6.76,
              py::arg("device") = gr::gpufilter::device_auto,
              py::arg("batch_size") = gr::gpufilter::default_batch_size,
+             py::arg("max_latency") = gr::gpufilter::default_max_latency,
              D(hilbert_fc, make))
         .def("taps", &hilbert_fc::taps, D(hilbert_fc, taps));
 }

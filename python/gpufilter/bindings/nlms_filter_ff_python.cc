@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(nlms_filter_ff.h)                                          */
-/* BINDTOOL_HEADER_FILE_HASH(8d4f8c972a4da3c1847e4bb608800e73) */
+/* BINDTOOL_HEADER_FILE_HASH(2900cdf504304589f97729a2bab10acf) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -35,6 +35,7 @@ void bind_nlms_filter_ff(py::module& m)
              py::arg("eps") = gr::gpufilter::nlms_default_eps,
              py::arg("device") = gr::gpufilter::device_auto,
              py::arg("batch_size") = gr::gpufilter::default_batch_size,
+             py::arg("max_latency") = gr::gpufilter::default_max_latency,
              D(nlms_filter_ff, make))
         .def("set_mu", &nlms_filter_ff::set_mu, py::arg("mu"), D(nlms_filter_ff, set_mu))
         .def("mu", &nlms_filter_ff::mu, D(nlms_filter_ff, mu))

@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(pfb_arb_resampler.h) */
-/* BINDTOOL_HEADER_FILE_HASH(a18779121e5f83a0a42e33181903dce3) */
+/* BINDTOOL_HEADER_FILE_HASH(b94f42f63a7a8d0e93a4a20e98b3072a) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -40,18 +40,21 @@ void bind_pfb_arb_resampler_template(py::module& m, const char* classname)
                          const std::vector<float>& taps,
                          int filter_size,
                          int device,
-                         int batch_size) {
+                         int batch_size,
+                         double max_latency) {
                  return block::make(rate,
                                     taps,
                                     checked_count("filter_size", filter_size),
                                     device,
-                                    batch_size);
+                                    batch_size,
+                                    max_latency);
              }),
              py::arg("rate"),
              py::arg("taps"),
              py::arg("filter_size") = 32,
              py::arg("device") = gr::gpufilter::device_auto,
              py::arg("batch_size") = gr::gpufilter::default_batch_size,
+             py::arg("max_latency") = gr::gpufilter::default_max_latency,
              D(pfb_arb_resampler, make))
         .def(
             "set_taps", &block::set_taps, py::arg("taps"), D(pfb_arb_resampler, set_taps))

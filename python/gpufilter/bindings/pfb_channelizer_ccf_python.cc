@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(pfb_channelizer_ccf.h) */
-/* BINDTOOL_HEADER_FILE_HASH(6d718c8a02c2000287bc962c16e93115) */
+/* BINDTOOL_HEADER_FILE_HASH(df7de72438e5045490b6a2b1dd3b3474) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -41,18 +41,21 @@ void bind_pfb_channelizer_ccf(py::module& m)
                          const std::vector<float>& taps,
                          float oversample_rate,
                          int device,
-                         int batch_size) {
+                         int batch_size,
+                         double max_latency) {
                  return pfb_channelizer_ccf::make(checked_count("numchans", numchans),
                                                   taps,
                                                   oversample_rate,
                                                   device,
-                                                  batch_size);
+                                                  batch_size,
+                                                  max_latency);
              }),
              py::arg("numchans"),
              py::arg("taps"),
              py::arg("oversample_rate") = 1.0f,
              py::arg("device") = gr::gpufilter::device_auto,
              py::arg("batch_size") = gr::gpufilter::default_batch_size,
+             py::arg("max_latency") = gr::gpufilter::default_max_latency,
              D(pfb_channelizer_ccf, make))
         .def("set_taps",
              &pfb_channelizer_ccf::set_taps,

@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(pfb_channelizer_vcf.h) */
-/* BINDTOOL_HEADER_FILE_HASH(7b5bb9121321d8ad5dec9b37acc8c1ab) */
+/* BINDTOOL_HEADER_FILE_HASH(b6d0430993761dfdace568b96679d273) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -42,13 +42,15 @@ void bind_pfb_channelizer_vcf(py::module& m)
                          float oversample_rate,
                          const std::string& input_format,
                          int device,
-                         int batch_size) {
+                         int batch_size,
+                         double max_latency) {
                  return pfb_channelizer_vcf::make(checked_count("numchans", numchans),
                                                   taps,
                                                   oversample_rate,
                                                   input_format,
                                                   device,
-                                                  batch_size);
+                                                  batch_size,
+                                                  max_latency);
              }),
              py::arg("numchans"),
              py::arg("taps"),
@@ -56,6 +58,7 @@ void bind_pfb_channelizer_vcf(py::module& m)
              py::arg("input_format") = "complex",
              py::arg("device") = gr::gpufilter::device_auto,
              py::arg("batch_size") = gr::gpufilter::default_batch_size,
+             py::arg("max_latency") = gr::gpufilter::default_max_latency,
              D(pfb_channelizer_vcf, make))
         .def("set_taps",
              &pfb_channelizer_vcf::set_taps,

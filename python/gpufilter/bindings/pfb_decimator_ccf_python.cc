@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(pfb_decimator_ccf.h) */
-/* BINDTOOL_HEADER_FILE_HASH(2400eeaee3e888a061108655d01fc96b) */
+/* BINDTOOL_HEADER_FILE_HASH(3381d5682dcfd17dda0c5a40fa9dd985) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -43,14 +43,16 @@ void bind_pfb_decimator_ccf(py::module& m)
                          bool use_fft_rotator,
                          bool use_fft_filters,
                          int device,
-                         int batch_size) {
+                         int batch_size,
+                         double max_latency) {
                  return pfb_decimator_ccf::make(checked_count("decim", decim),
                                                 taps,
                                                 checked_index("channel", channel),
                                                 use_fft_rotator,
                                                 use_fft_filters,
                                                 device,
-                                                batch_size);
+                                                batch_size,
+                                                max_latency);
              }),
              py::arg("decim"),
              py::arg("taps"),
@@ -59,6 +61,7 @@ void bind_pfb_decimator_ccf(py::module& m)
              py::arg("use_fft_filters") = true,
              py::arg("device") = gr::gpufilter::device_auto,
              py::arg("batch_size") = gr::gpufilter::default_batch_size,
+             py::arg("max_latency") = gr::gpufilter::default_max_latency,
              D(pfb_decimator_ccf, make))
         .def("set_taps",
              &pfb_decimator_ccf::set_taps,

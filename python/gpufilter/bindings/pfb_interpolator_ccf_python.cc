@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(pfb_interpolator_ccf.h) */
-/* BINDTOOL_HEADER_FILE_HASH(54f75093e1c2ad00b783955816c09223) */
+/* BINDTOOL_HEADER_FILE_HASH(cd55e786fcffa534175abf68899f81f6) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -40,14 +40,19 @@ void bind_pfb_interpolator_ccf(py::module& m)
         .def(py::init([](int interp,
                          const std::vector<float>& taps,
                          int device,
-                         int batch_size) {
-                 return pfb_interpolator_ccf::make(
-                     checked_count("interp", interp), taps, device, batch_size);
+                         int batch_size,
+                         double max_latency) {
+                 return pfb_interpolator_ccf::make(checked_count("interp", interp),
+                                                   taps,
+                                                   device,
+                                                   batch_size,
+                                                   max_latency);
              }),
              py::arg("interp"),
              py::arg("taps"),
              py::arg("device") = gr::gpufilter::device_auto,
              py::arg("batch_size") = gr::gpufilter::default_batch_size,
+             py::arg("max_latency") = gr::gpufilter::default_max_latency,
              D(pfb_interpolator_ccf, make))
         .def("set_taps",
              &pfb_interpolator_ccf::set_taps,

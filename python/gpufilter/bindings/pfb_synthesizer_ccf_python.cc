@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(pfb_synthesizer_ccf.h) */
-/* BINDTOOL_HEADER_FILE_HASH(e81f87699b46613ded42625ae55005e7) */
+/* BINDTOOL_HEADER_FILE_HASH(4965fbfcd62ffef95ff4af76b64f8810) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -41,15 +41,21 @@ void bind_pfb_synthesizer_ccf(py::module& m)
                          const std::vector<float>& taps,
                          bool twox,
                          int device,
-                         int batch_size) {
-                 return pfb_synthesizer_ccf::make(
-                     checked_count("numchans", numchans), taps, twox, device, batch_size);
+                         int batch_size,
+                         double max_latency) {
+                 return pfb_synthesizer_ccf::make(checked_count("numchans", numchans),
+                                                  taps,
+                                                  twox,
+                                                  device,
+                                                  batch_size,
+                                                  max_latency);
              }),
              py::arg("numchans"),
              py::arg("taps"),
              py::arg("twox") = false,
              py::arg("device") = gr::gpufilter::device_auto,
              py::arg("batch_size") = gr::gpufilter::default_batch_size,
+             py::arg("max_latency") = gr::gpufilter::default_max_latency,
              D(pfb_synthesizer_ccf, make))
         .def("set_taps",
              &pfb_synthesizer_ccf::set_taps,

@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(quadrature_demod_cf.h)                                     */
-/* BINDTOOL_HEADER_FILE_HASH(46609af89dd9d0da6a794782fb193c81) */
+/* BINDTOOL_HEADER_FILE_HASH(4dbae35f9ce48f28736a2b138000f087) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -32,6 +32,7 @@ void bind_quadrature_demod_cf(py::module& m)
              py::arg("gain"),
              py::arg("device") = gr::gpufilter::device_auto,
              py::arg("batch_size") = gr::gpufilter::default_batch_size,
+             py::arg("max_latency") = gr::gpufilter::default_max_latency,
              D(quadrature_demod_cf, make))
         .def("set_gain",
              &quadrature_demod_cf::set_gain,

@@ -18,9 +18,13 @@ Args:
     taps: filter taps (not empty)
     nthreads: gr-filter's FFTW threads (>= 1); unused on the GPU
     device: CUDA device index, device_auto (-1: first GPU, else CPU) or device_cpu (-2)
-    batch_size: input samples per GPU transfer (>= 1); latency/throughput trade-off
+    batch_size: input samples per GPU transfer (>= 1); the largest batch (throughput)
     method: filter_method.fft (default), .direct or .automatic, or their names
-        "fft", "direct", "auto")doc";
+        "fft", "direct", "auto"
+    max_latency: seconds of input the block may hold before it computes (>= 0,
+        default default_max_latency = 0.01): batches shrink to what arrives in that
+        time on a live stream; 0 computes whatever has arrived (as gr-filter),
+        float("inf") always whole batches)doc";
 
 static const char* __doc_gr_gpufilter_fft_filter_set_taps =
     R"doc(New taps; applied from the next work() call, as in gr-filter.)doc";

@@ -27,7 +27,11 @@ Args:
     device: CUDA device index, device_auto (-1: first GPU, else CPU) or device_cpu (-2)
     batch_size: input vectors per GPU transfer (>= 1); 0 (the default): those of
         default_batch_size samples, max(1, default_batch_size // nchan), so that a
-        batch and the buffers around the block stay a few MB whatever nchan)doc";
+        batch and the buffers around the block stay a few MB whatever nchan
+    max_latency: seconds of input the block may hold before it computes (>= 0,
+        default default_max_latency = 0.01): batches shrink to what arrives in that
+        time on a live stream; 0 computes whatever has arrived (as gr-filter),
+        float("inf") always whole batches)doc";
 
 static const char* __doc_gr_gpufilter_fm_demod_bank_vcf_nchan =
     R"doc(Samples per input vector.)doc";

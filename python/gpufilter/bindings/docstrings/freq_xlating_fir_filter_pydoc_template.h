@@ -27,7 +27,11 @@ Args:
     center_freq: frequency shifted down to 0 Hz (Hz)
     sampling_freq: input sample rate (Hz, > 0)
     device: CUDA device index, device_auto (-1: first GPU, else CPU) or device_cpu (-2)
-    batch_size: input samples per GPU transfer (>= 1); latency/throughput trade-off)doc";
+    batch_size: input samples per GPU transfer (>= 1); the largest batch (throughput)
+    max_latency: seconds of input the block may hold before it computes (>= 0,
+        default default_max_latency = 0.01): batches shrink to what arrives in that
+        time on a live stream; 0 computes whatever has arrived (as gr-filter),
+        float("inf") always whole batches)doc";
 
 static const char* __doc_gr_gpufilter_freq_xlating_fir_filter_set_center_freq =
     R"doc(New centre frequency; applied from the next work() call, with a "freq" tag.)doc";

@@ -9,7 +9,15 @@ static const char* __doc_gr_gpufilter_gpu_options_on_gpu =
 static const char* __doc_gr_gpufilter_gpu_options_device =
     R"doc(The CUDA device in use, or device_cpu.)doc";
 static const char* __doc_gr_gpufilter_gpu_options_batch_size =
-    R"doc(Input samples per GPU transfer.)doc";
+    R"doc(Input samples per GPU transfer, at most (the throughput batch).)doc";
+static const char* __doc_gr_gpufilter_gpu_options_max_latency =
+    R"doc(Seconds of input the block may hold before it computes (its latency budget).)doc";
+static const char* __doc_gr_gpufilter_gpu_options_set_max_latency =
+    R"doc(A new latency budget in seconds (>= 0), from the block's next look at its input: 0 computes whatever has arrived, as gr-filter's blocks do; infinity always waits for whole batches of batch_size. ValueError for a negative or NaN value.)doc";
+static const char* __doc_gr_gpufilter_gpu_options_current_batch_size =
+    R"doc(Input samples per call that the budget allows at the input rate measured now: batch_size when input arrives fast enough, fewer on a slower live stream.)doc";
+static const char* __doc_gr_gpufilter_gpu_options_input_rate =
+    R"doc(The rate at which input has been arriving, items per second (0 until known).)doc";
 static const char* __doc_gr_gpufilter_gpu_options_largest_batch =
     R"doc(Most input samples handled in one work() call so far.)doc";
 static const char* __doc_gr_gpufilter_gpu_options_fir_method =

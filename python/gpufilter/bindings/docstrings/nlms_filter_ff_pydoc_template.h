@@ -25,7 +25,11 @@ Args:
     nfilters: independent filters, the vector length of every port (>= 1)
     eps: regulariser of the normalisation, finite and > 0 (default nlms_default_eps = 1e-6)
     device: CUDA device index, device_auto (-1: first GPU, else CPU) or device_cpu (-2)
-    batch_size: input items per GPU transfer (>= 1); latency/throughput trade-off)doc";
+    batch_size: input items per GPU transfer (>= 1); the largest batch (throughput)
+    max_latency: seconds of input the block may hold before it computes (>= 0,
+        default default_max_latency = 0.01): batches shrink to what arrives in that
+        time on a live stream; 0 computes whatever has arrived (as gr-filter),
+        float("inf") always whole batches)doc";
 
 static const char* __doc_gr_gpufilter_nlms_filter_ff_set_mu =
     R"doc(Step size of every filter from the next sample on (finite, > 0).)doc";

@@ -21,7 +21,11 @@ Args:
     taps: prototype filter taps, designed at filter_size times the input rate
     filter_size: number of filter arms (>= 1); more arms, less interpolation noise
     device: CUDA device index, device_auto (-1: first GPU, else CPU) or device_cpu (-2)
-    batch_size: input samples per GPU transfer (>= 1); latency/throughput trade-off)doc";
+    batch_size: input samples per GPU transfer (>= 1); the largest batch (throughput)
+    max_latency: seconds of input the block may hold before it computes (>= 0,
+        default default_max_latency = 0.01): batches shrink to what arrives in that
+        time on a live stream; 0 computes whatever has arrived (as gr-filter),
+        float("inf") always whole batches)doc";
 
 static const char* __doc_gr_gpufilter_pfb_arb_resampler_set_taps =
     R"doc(New prototype taps; the history changes from the next work() call, as in gr-filter.)doc";

@@ -21,7 +21,11 @@ Args:
     use_fft_rotator: rotate by an inverse FFT (True) or by gr-filter's table
     use_fft_filters: output whole blocks of gr-filter's FFT branch filters
     device: CUDA device index, device_auto (-1: first GPU, else CPU) or device_cpu (-2)
-    batch_size: input samples per GPU transfer (>= 1); latency/throughput trade-off)doc";
+    batch_size: input samples per GPU transfer (>= 1); the largest batch (throughput)
+    max_latency: seconds of input the block may hold before it computes (>= 0,
+        default default_max_latency = 0.01): batches shrink to what arrives in that
+        time on a live stream; 0 computes whatever has arrived (as gr-filter),
+        float("inf") always whole batches)doc";
 
 static const char* __doc_gr_gpufilter_pfb_decimator_ccf_set_taps =
     R"doc(New prototype taps, from the next work() call on, as in gr-filter.)doc";

@@ -20,7 +20,11 @@ Args:
     twox: 2x oversampled synthesis (a 2*numchans-point FFT)
     device: CUDA device index, device_auto (-1: first GPU, else CPU) or device_cpu (-2)
     batch_size: output samples per GPU transfer (>= 1), each input sending
-        batch_size/numchans (batch_size() reports that); latency/throughput trade-off)doc";
+        batch_size/numchans (batch_size() reports that); the largest batch (throughput)
+    max_latency: seconds of input the block may hold before it computes (>= 0,
+        default default_max_latency = 0.01): batches shrink to what arrives in that
+        time on a live stream; 0 computes whatever has arrived (as gr-filter),
+        float("inf") always whole batches)doc";
 
 static const char* __doc_gr_gpufilter_pfb_synthesizer_ccf_set_taps =
     R"doc(New prototype taps from the next work() call on; the branch filters restart from

@@ -19,7 +19,11 @@ static const char* __doc_gr_gpufilter_quadrature_demod_cf_make =
 Args:
     gain: output per radian of phase step (finite)
     device: CUDA device index, device_auto (-1: first GPU, else CPU) or device_cpu (-2)
-    batch_size: input samples per GPU transfer (>= 1); latency/throughput trade-off)doc";
+    batch_size: input samples per GPU transfer (>= 1); the largest batch (throughput)
+    max_latency: seconds of input the block may hold before it computes (>= 0,
+        default default_max_latency = 0.01): batches shrink to what arrives in that
+        time on a live stream; 0 computes whatever has arrived (as gr-filter),
+        float("inf") always whole batches)doc";
 
 static const char* __doc_gr_gpufilter_quadrature_demod_cf_set_gain =
     R"doc(The gain from the next work() call on (finite).)doc";
