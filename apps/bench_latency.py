@@ -44,6 +44,8 @@ def parse_args():
                    help="unthrottled MS/s instead: default budget, infinite budget, "
                         "blocks.copy")
     p.add_argument("--csv", metavar="FILE", help="write the rows to FILE")
+    p.add_argument("--table", metavar="FILE",
+                   help="print the Markdown table of a CSV this program wrote, and exit")
     a = p.parse_args()
     if a.max_latency is not None and not a.max_latency >= 0:
         p.error(f"--max-latency: must be >= 0 seconds or inf, not {a.max_latency}")
@@ -88,8 +90,44 @@ def fm_cases():
                               build("cpu"))]
 
 
+def ms(text):
+    x = float(text)
+    return f"{x * 1e3:.1f}" if math.isfinite(x) else "none"
+
+
+def table(path):
+    """The Markdown table of a latency or throughput CSV (docs/benchmarks.md)."""
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    if rows and "budget" in rows[0]:
+        by = {(r["case"], r["budget"]): float(r["msps"]) for r in rows}
+        print("| block | default max_latency | infinite | default / infinite | "
+              "blocks.copy |")
+        print("|---|---|---|---|---|")
+        for case in dict.fromkeys(r["case"] for r in rows):
+            d, i, c = by[case, "default"], by[case, "inf"], by[case, "copy"]
+            print(f"| {case} | {d:.1f} | {i:.1f} | {d / i:.2f}x | {c:.1f} |")
+        return
+    pairs = {}
+    for r in rows:
+        pairs.setdefault((r["rate"], r["case"]), {})[r["side"]] = r
+    print("| rate | block | first output, ours / reference (ms) | "
+          "steady lag, ours / reference (ms) | target |")
+    print("|---|---|---|---|---|")
+    for (rate, case), sides in pairs.items():
+        o, g = sides["gpufilter"], sides["reference"]
+        met = all(float(o[k]) <= float(g[k]) + TARGET_S
+                  for k in ("first_output_s", "steady_lag_s"))
+        print(f"| {float(rate) / 1e3:g} kS/s | {case} | {ms(o['first_output_s'])} / "
+              f"{ms(g['first_output_s'])} | {ms(o['steady_lag_s'])} / "
+              f"{ms(g['steady_lag_s'])} | {'met' if met else '**missed**'} |")
+
+
 def main():
     a = parse_args()
+    if a.table:
+        table(a.table)
+        return
     words = [w for w in a.cases.split(",") if w]
     cases = [c for c in live_latency.all_cases()
              if not words or any(w in c.name for w in words)]

@@ -5,7 +5,6 @@
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
 namespace gr {
@@ -70,14 +69,14 @@ int batch_gate::min_input_items()
     d_budget.observe(now, d_block.nitems_read(0) + static_cast<std::uint64_t>(waiting));
 
     const auto batch = d_budget.batch(static_cast<std::uint64_t>(d_batch_size));
-    // With a finite budget, a batch from here (the deadline ends any wait); with
-    // none, up to the next whole batch of the input stream, not a whole batch more: a
-    // call cut short (by the room in its output buffer) is completed by the next one
-    // instead of waiting for a batch that may come only after the stream's end has
-    // been read downstream (a source that waits for its sink).
-    const auto wanted = std::isfinite(d_budget.max_latency())
-                            ? batch
-                            : batch - d_block.nitems_read(0) % batch;
+    // Whole batches (input as fast as the GPU takes it, or no budget): up to the
+    // next whole batch of the input stream, not a whole batch more, so a call cut
+    // short (by the room in its output buffer) is completed by the next one instead
+    // of waiting for a batch that may come only after the stream's end has been read
+    // downstream (a source that waits for its sink). A smaller batch, from the rate,
+    // counts from here: its deadline ends any wait.
+    const bool whole = batch >= static_cast<std::uint64_t>(d_batch_size);
+    const auto wanted = whole ? batch - d_block.nitems_read(0) % batch : batch;
     const int want = static_cast<int>(std::min<std::uint64_t>(
         wanted, static_cast<std::uint64_t>(std::max(room - old_items, 1))));
     if (waiting >= want)

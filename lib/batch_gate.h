@@ -49,8 +49,9 @@ struct block_rate {
  *    stream is flushed.
  *  - time: input that waits for a batch is computed when it has waited max_latency
  *    (deadline_waker looks at the block then, even when nothing arrives), or at once
- *    when the rate says the batch will not fill in time. An infinite budget waits for
- *    the next batch boundary of the stream, as blocks did before they had a budget.
+ *    when the rate says the batch will not fill in time. Whole batches (a fast
+ *    source, or an infinite budget) end on the stream's batch boundaries, as before
+ *    blocks had a budget.
  */
 class batch_gate
 {

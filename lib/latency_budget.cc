@@ -14,6 +14,11 @@ constexpr double shortest_window = 0.05;
 // ... and at most this long, so that a change of rate is followed within a fraction
 // of a second.
 constexpr double longest_window = 0.5;
+// Until the first window closes, the arrivals since the stream started count once
+// they span this long: a file source or a fast SDR fills whole batches within
+// milliseconds instead of a first window of small calls. An overestimate costs at
+// most the budget (the deadline ends every wait).
+constexpr double first_estimate_after = 0.001;
 // Windows per budget: several chunks' worth, whatever the budget.
 constexpr double windows_per_budget = 5.0;
 } // namespace
@@ -23,6 +28,7 @@ latency_budget::latency_budget(double max_latency) : d_max_latency(max_latency) 
 void latency_budget::restart()
 {
     d_rate.store(0.0);
+    d_measured = false;
     d_window_open = false;
     d_waiting = false;
 }
@@ -44,13 +50,18 @@ void latency_budget::observe(clock::time_point now, std::uint64_t arrived)
         return;
     }
     const double elapsed = std::chrono::duration<double>(now - d_window_start).count();
-    if (elapsed < window_seconds())
+    const double measured =
+        elapsed > 0.0 ? static_cast<double>(arrived - d_window_arrived) / elapsed : 0.0;
+    if (elapsed < window_seconds()) {
+        if (!d_measured && elapsed >= first_estimate_after)
+            d_rate.store(measured);
         return;
-    const double measured = static_cast<double>(arrived - d_window_arrived) / elapsed;
+    }
     // Half the last window, half the history: steady under chunky arrivals, and a
     // new rate is followed within a few windows either way.
     const double before = d_rate.load();
-    d_rate.store(before > 0.0 ? 0.5 * (before + measured) : measured);
+    d_rate.store(d_measured && before > 0.0 ? 0.5 * (before + measured) : measured);
+    d_measured = true;
     d_window_start = now;
     d_window_arrived = arrived;
 }

@@ -16,9 +16,10 @@ namespace gpufilter {
  *
  * The rate is measured from arrivals (items read plus items waiting) over windows of a
  * few budgets, so a throttled or live source gets batches of rate x max_latency items
- * and a file source or a fast SDR, whose input piles up, gets whole batches. Until a
- * rate is known (a new stream), every call takes what has arrived, as gr-filter's
- * blocks do. Input that does not fill a batch is computed once it has waited
+ * and a file source or a fast SDR, whose input piles up, gets whole batches. Until
+ * the first window closes, the arrivals so far give the rate once they span a
+ * millisecond; before that (a new stream) every call takes what has arrived, as
+ * gr-filter's blocks do. Input that does not fill a batch is computed once it has waited
  * max_latency, or at once when the rate says the batch will not fill in time.
  *
  * max_latency is read and set from any thread; the rest is the block's thread only.
@@ -62,6 +63,7 @@ private:
 
     std::atomic<double> d_max_latency;
     std::atomic<double> d_rate{ 0.0 };
+    bool d_measured = false; // a whole window measured since the stream started
     bool d_window_open = false;
     clock::time_point d_window_start;
     std::uint64_t d_window_arrived = 0;
