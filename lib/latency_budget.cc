@@ -47,8 +47,15 @@ void latency_budget::observe(clock::time_point now, std::uint64_t arrived)
         d_window_open = true;
         d_window_start = now;
         d_window_arrived = arrived;
+        d_last_arrived = arrived;
         return;
     }
+    // Windows end where input arrived, so that one spans whole chunks of a source
+    // that delivers in chunks (a throttle's, longer than a window at audio rates):
+    // k chunks over k chunk periods, not one chunk over a window.
+    if (arrived == d_last_arrived)
+        return;
+    d_last_arrived = arrived;
     const double elapsed = std::chrono::duration<double>(now - d_window_start).count();
     const double measured =
         elapsed > 0.0 ? static_cast<double>(arrived - d_window_arrived) / elapsed : 0.0;

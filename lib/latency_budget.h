@@ -15,12 +15,12 @@ namespace gpufilter {
  * feeds it what the scheduler shows and acts on its answers.
  *
  * The rate is measured from arrivals (items read plus items waiting) over windows of a
- * few budgets, so a throttled or live source gets batches of rate x max_latency items
- * and a file source or a fast SDR, whose input piles up, gets whole batches. Until
- * the first window closes, the arrivals so far give the rate once they span a
- * millisecond; before that (a new stream) every call takes what has arrived, as
- * gr-filter's blocks do. Input that does not fill a batch is computed once it has waited
- * max_latency, or at once when the rate says the batch will not fill in time.
+ * few budgets, each ending where input arrived, so a throttled or live source gets
+ * batches of rate x max_latency items and a file source or a fast SDR, whose input piles
+ * up, gets whole batches. Until the first window closes, the arrivals so far give the
+ * rate once they span a millisecond; before that (a new stream) every call takes what has
+ * arrived, as gr-filter's blocks do. Input that does not fill a batch is computed once it
+ * has waited max_latency, or at once when the rate says the batch will not fill in time.
  *
  * max_latency is read and set from any thread; the rest is the block's thread only.
  */
@@ -67,6 +67,7 @@ private:
     bool d_window_open = false;
     clock::time_point d_window_start;
     std::uint64_t d_window_arrived = 0;
+    std::uint64_t d_last_arrived = 0; // at the last observation
     bool d_waiting = false;
     clock::time_point d_waiting_since;
 };

@@ -175,42 +175,25 @@ pfb_channelizer_vcf::sptr pfb_channelizer_vcf::make(unsigned int numchans,
                                                     int batch_size,
                                                     double max_latency)
 {
+    // One block class per input sample type; the same arguments for each.
+    const auto make_for = [&](auto sample) -> sptr {
+        using In = decltype(sample);
+        return gnuradio::make_block_sptr<pfb_channelizer_vcf_impl<In>>(numchans,
+                                                                       taps,
+                                                                       oversample_rate,
+                                                                       input_format,
+                                                                       device,
+                                                                       batch_size,
+                                                                       max_latency);
+    };
     if (input_format == "complex")
-        return gnuradio::make_block_sptr<pfb_channelizer_vcf_impl<gr_complex>>(
-            numchans,
-            taps,
-            oversample_rate,
-            input_format,
-            device,
-            batch_size,
-            max_latency);
+        return make_for(gr_complex{});
     if (input_format == "int8")
-        return gnuradio::make_block_sptr<pfb_channelizer_vcf_impl<cuda::iq_s8>>(
-            numchans,
-            taps,
-            oversample_rate,
-            input_format,
-            device,
-            batch_size,
-            max_latency);
+        return make_for(cuda::iq_s8{});
     if (input_format == "uint8")
-        return gnuradio::make_block_sptr<pfb_channelizer_vcf_impl<cuda::iq_u8>>(
-            numchans,
-            taps,
-            oversample_rate,
-            input_format,
-            device,
-            batch_size,
-            max_latency);
+        return make_for(cuda::iq_u8{});
     if (input_format == "int16")
-        return gnuradio::make_block_sptr<pfb_channelizer_vcf_impl<cuda::iq_s16>>(
-            numchans,
-            taps,
-            oversample_rate,
-            input_format,
-            device,
-            batch_size,
-            max_latency);
+        return make_for(cuda::iq_s16{});
     throw std::invalid_argument("input_format: must be \"complex\", \"int8\", "
                                 "\"uint8\" or \"int16\", got \"" +
                                 input_format + "\"");

@@ -41,6 +41,17 @@ TEST(latency_budget, batch_is_the_rate_share_of_the_budget)
     EXPECT_NEAR(static_cast<double>(b.batch(1 << 18)), 480, 30);
 }
 
+TEST(latency_budget, chunks_longer_than_a_window_give_their_mean_rate)
+{
+    // A throttle at 48 kS/s releasing 8192 samples every 170.7 ms, looked at every
+    // 2 ms: windows of 50 ms would see a chunk or nothing.
+    latency_budget b(0.01);
+    const double period = 8192 / 48000.0;
+    for (double t = 0; t <= 3.0; t += 0.002)
+        b.observe(at(t), 8192 * static_cast<std::uint64_t>(t / period));
+    EXPECT_NEAR(b.rate(), 48000, 48000 * 0.05);
+}
+
 TEST(latency_budget, a_fast_source_gets_whole_batches_within_milliseconds)
 {
     latency_budget b(0.01);

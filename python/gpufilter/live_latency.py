@@ -182,6 +182,17 @@ class _branch:
         self.first, self.lags = None, []
         self.gpu = [b for b in (head, tail) if hasattr(b, "on_gpu")]
 
+    def wire(self, tb, source, inputs):
+        """Connects the branch: `source` into each of the head's `inputs` ports, the
+        inner connections, a null sink on each of the tail's outputs."""
+        for p in range(inputs):
+            tb.connect(source, (self.head, p))
+        for a, b in self.inner:
+            tb.connect(a, b)
+        size = self.tail.output_signature().sizeof_stream_item(0)
+        for q in range(self.outputs):
+            tb.connect((self.tail, q), blocks.null_sink(size))
+
     def set_max_latency(self, seconds):
         ends = [x for pair in self.inner for x in pair if not isinstance(x, tuple)]
         for blk in {self.head, self.tail, *ends}:
@@ -215,14 +226,7 @@ def measure(cases, rate, seconds, device=gpu.device_auto, references=True,
             sides.append(("reference", c.theirs))
         for side, make in sides:
             br = _branch(c.name, side, make(), rate)
-            src = source(c.kind)
-            for p in range(c.inputs):
-                tb.connect(src, (br.head, p))
-            for a, b in br.inner:
-                tb.connect(a, b)
-            sink_size = br.tail.output_signature().sizeof_stream_item(0)
-            for q in range(br.outputs):
-                tb.connect((br.tail, q), blocks.null_sink(sink_size))
+            br.wire(tb, source(c.kind), c.inputs)
             if side == "gpufilter" and max_latency is not None:
                 br.set_max_latency(max_latency)
             branches.append(br)
@@ -291,13 +295,7 @@ def unthrottled_rate(c, seconds, budget="default", device=gpu.device_auto):
             tb.connect(head, copy, blocks.null_sink(size))
         else:
             br = _branch(c.name, "gpufilter", c.ours(device), 1.0)
-            for p in range(c.inputs):
-                tb.connect(head, (br.head, p))
-            for a, b in br.inner:
-                tb.connect(a, b)
-            sink_size = br.tail.output_signature().sizeof_stream_item(0)
-            for q in range(br.outputs):
-                tb.connect((br.tail, q), blocks.null_sink(sink_size))
+            br.wire(tb, head, c.inputs)
             if budget == "inf":
                 br.set_max_latency(float("inf"))
         t0 = time.monotonic()
