@@ -15,7 +15,8 @@ import math
 import sys
 
 try:
-    from gnuradio.gpufilter import app_args, live_latency
+    from gnuradio import blocks, gr
+    from gnuradio.gpufilter import app_args, fm_receiver, live_latency
 except ImportError as e:
     sys.exit(f"bench_latency: error: cannot import gnuradio.gpufilter ({e})")
 
@@ -75,13 +76,11 @@ def throughput(cases, seconds, repeats):
 def fm_cases():
     """The FM receiver (wbfm chain, 2.4 MS/s in, 48 kHz audio out) on our GPU
     blocks against the same receiver on gr-filter's blocks (--cpu)."""
-    from gnuradio.gpufilter import fm_receiver
 
     def build(backend):
         def make(*_):
             rx = fm_receiver.fm_receiver(2.4e6, 300e3, "wbfm", 256, backend)
             # The hier block has no counter: a copy after it counts the audio.
-            from gnuradio import blocks, gr
             probe = blocks.copy(gr.sizeof_float)
             return rx, probe, fm_receiver.AUDIO_RATE / 2.4e6, [(rx, probe)], 1
         return make
