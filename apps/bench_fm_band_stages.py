@@ -25,7 +25,8 @@ def main(argv):
     total = int(float(argv[2])) if len(argv) > 2 else int(2e8)
     p = br.band_plan(rate)
     src = wb.wide_band_source(rate, wb.make_stations(rate))
-    chans = [s.channel for s in br.find_stations(src.head_samples, p)[0]]
+    found = br.find_stations(src.head_samples, p)[0]
+    chans = [s.channel for s in found]   # the built-in band is on the grid: no shift
     print(f"{len(chans)} stations, {total} samples of a {rate / 1e6:g} MS/s band",
           flush=True)
 
@@ -55,7 +56,7 @@ def main(argv):
             tb.connect((v, i), blocks.null_sink(gr.sizeof_float))
 
     def whole(tb, h):
-        rx = br.band_receiver(p, chans)   # the module's switch, as run() sets it
+        rx = br.band_receiver(p, found)   # the module's switch, as run() sets it
         tb.connect(h, rx)
         for i in range(len(chans)):
             tb.connect((rx, i), blocks.null_sink(gr.sizeof_float))

@@ -2,17 +2,20 @@
 """The whole-band FM receiver: every station of a band demodulated at once.
 
 Chain (see docs/fm_band_receiver.md):
-  band -> polyphase channelizer (every channel of the grid, oversampled so that each
+  band -> [shift by the stations' offset from the grid, if any]
+  -> polyphase channelizer (every channel of the grid, oversampled so that each
   channel holds a whole station: 400 kS/s per channel on a 200 kHz grid)
-  -> per detected channel: quadrature demodulation -> FIR audio filter/decimator
+  -> per station: quadrature demodulation -> FIR audio filter/decimator
   -> de-emphasis (75 us) -> rational resampler to 48 kHz -> one WAV per station.
-Stations are found before the run, on the band's first 0.2 s: a channel holds a
-station when its power is above the band's noise floor (in the same bandwidth) by
-the threshold.
+Stations are found before the run, on the band's first 0.2 s, wherever they are
+(fm_band_stations); a station off the grid is received after the band is shifted so
+that it sits at a channel's centre: one shift and one channelizer per distinct offset
+from the grid (one for a band on a regular raster, whatever the centre frequency).
 
-Backends: "gpu" (our pfb_channelizer_vcf and fm_demod_bank_vcf, device_auto),
-"fallback" (the same on device_cpu) and "cpu" (gr-filter's pfb_channelizer_ccf and
-gr-analog's blocks per channel: what --cpu builds). On a GPU the channelizer hands the
+Backends: "gpu" (our freq_xlating_fir_filter_ccf as the shift, pfb_channelizer_vcf
+and fm_demod_bank_vcf, device_auto), "fallback" (the same on device_cpu) and "cpu"
+(gr-blocks' rotator_cc, gr-filter's pfb_channelizer_ccf and gr-analog's blocks per
+channel: what --cpu builds). On a GPU the channelizer hands the
 channels to the bank in device memory (device buffers, the module's default);
 device_buffers=False moves them through host memory instead (what --host-buffers
 asks for).
@@ -27,6 +30,8 @@ from gnuradio import analog, blocks, filter, gr
 from gnuradio.fft import window
 
 from . import gpufilter_python as gpu
+from .fm_band_stations import (DEFAULT_THRESHOLD_DB, Station, channel_of,  # noqa: F401
+                               find_stations, has_pilot, noise_floor, spectrum, tunings)
 from .fm_receiver import device_buffers_while_made, rx_error
 
 AUDIO_RATE = 48000
@@ -37,9 +42,6 @@ MIN_CHANNEL_RATE = 400e3     # a channel holds a station with room for the filte
 AUDIO_CUTOFF = 15.5e3        # passes 15 kHz audio, stops the 19 kHz pilot
 MIN_BANK_RATE = 40e3         # the audio filter's output rate must exceed 2 x 15.5 kHz
 ANALYSIS_SECONDS = 0.2
-NOISE_PERCENTILE = 10        # the noise floor: this percentile of the spectrum's bins
-PILOT_HZ = 19e3
-PILOT_MARGIN_DB = 25.0       # a pilot stands this far above the spectrum beside it
 BACKENDS = ("gpu", "fallback", "cpu")
 
 BandPlan = collections.namedtuple(
@@ -111,121 +113,98 @@ def deemph_taps(fs, tau=TAU):
     return [b0, b0], [1.0, -p1]
 
 
-Station = collections.namedtuple("Station", "channel offset power_db snr_db pilot")
-Station.__doc__ = """A detected station: channelizer output `channel`, offset (Hz),
-channel power (dB, full scale 0 dB = power 1), SNR estimate (dB in the channel's
-measured bandwidth), 19 kHz pilot found."""
-
-
-def spectrum(x, rate, resolution=5e3):
-    """Welch power spectral density of x (power per bin, bins centred, Hann), and
-    the bins' frequencies."""
-    nfft = 1 << max(6, int(math.ceil(math.log2(rate / resolution))))
-    segs = len(x) // nfft
-    if segs < 1:
-        raise rx_error(f"the input holds {len(x)} samples: too few to find stations "
-                       f"(at least {nfft})")
-    w = np.hanning(nfft).astype(np.float32)
-    acc = np.zeros(nfft)
-    for i in range(segs):
-        acc += np.abs(np.fft.fft(x[i * nfft:(i + 1) * nfft] * w)) ** 2
-    psd = np.fft.fftshift(acc / segs / np.sum(w ** 2) / nfft)
-    return psd, np.fft.fftshift(np.fft.fftfreq(nfft, 1.0 / rate))
-
-
-def noise_floor(psd, freqs, rate):
-    """Noise power per bin: a low percentile of the bins of the band's middle 80 %
-    (a front end's anti-alias filter lowers the edges)."""
-    mid = np.abs(freqs) <= 0.4 * rate
-    return float(np.percentile(psd[mid], NOISE_PERCENTILE))
-
-
-def has_pilot(X, rate, offset, ch_rate):
-    """True when the station at `offset` carries a 19 kHz pilot: its demodulated
-    spectrum has a peak at 19 kHz PILOT_MARGIN_DB above 16-22 kHz. X is the FFT of
-    the band samples (length a multiple of rate/ch_rate)."""
-    n = len(X)
-    m = int(round(n * ch_rate / rate))
-    half = min(int(HALF_STATION * n / rate), (m - 1) // 2)
-    rel = np.arange(-half, half + 1)
-    Y = np.zeros(m, complex)
-    Y[rel % m] = X[(int(round(offset * n / rate)) + rel) % n]
-    z = np.fft.ifft(Y)
-    mpx = np.angle(z[1:] * np.conj(z[:-1]))
-    spec = np.abs(np.fft.rfft(mpx * np.hanning(len(mpx)))) ** 2
-    fa = np.fft.rfftfreq(len(mpx), 1.0 / ch_rate)
-    peak = spec[np.abs(fa - PILOT_HZ) <= 100].max()
-    around = spec[((fa > 16e3) & (fa < 18.5e3)) | ((fa > 19.5e3) & (fa < 22e3))]
-    return bool(peak > np.median(around) * 10 ** (PILOT_MARGIN_DB / 10))
-
-
-def find_stations(x, p, threshold_db=10.0):
-    """Detected stations of the band samples x (complex), the PSD, its frequencies and
-    the noise floor per bin: a channel holds a station when its power within +-100 kHz
-    (or half the spacing, if less) is above the noise floor's in the same bins by
-    threshold_db."""
-    x = np.asarray(x, np.complex64)
-    psd, freqs = spectrum(x, p.rate)
-    floor = noise_floor(psd, freqs, p.rate)
-    half = min(HALF_STATION, p.spacing / 2)
-    step = p.nchan // p.oversample
-    X = np.fft.fft(x[:(len(x) // step) * step])
-    found = []
-    for k in range(p.nchan):
-        f = channel_offset(p, k)
-        if abs(f) + HALF_STATION > p.rate / 2:
-            continue
-        sel = np.abs(freqs - f) <= half
-        power, noise = float(np.sum(psd[sel])), floor * int(np.sum(sel))
-        if 10 * math.log10(power / noise) < threshold_db:
-            continue
-        snr = 10 * math.log10(max(power - noise, 1e-30) / noise)
-        found.append(Station(k, f, 10 * math.log10(power), snr,
-                             has_pilot(X, p.rate, f, p.channel_rate)))
-    found.sort(key=lambda s: s.offset)
-    return found, psd, freqs, floor
-
-
 def wav_name(offset):
-    """station_+300.wav: the offset in kHz with its sign."""
-    return f"station_{offset / 1e3:+g}.wav"
+    """station_+300.wav: the offset in kHz (to the nearest kHz) with its sign."""
+    return f"station_{round(offset / 1e3):+d}.wav"
+
+
+def station_tunings(p, stations):
+    """[(shift, [(output index, channel), ...]), ...]: the stations (Station, or a
+    frequency offset in Hz) grouped by the shift that puts each on its channel."""
+    offsets = [s.offset if isinstance(s, Station) else float(s) for s in stations]
+    shifts = [s.shift if isinstance(s, Station) else None for s in stations]
+    measured = tunings(offsets, p.spacing)
+    groups = collections.OrderedDict()
+    for i, (f, shift) in enumerate(zip(offsets, shifts)):
+        shift = measured[i] if shift is None else shift
+        if abs(f) >= p.rate / 2:
+            raise rx_error(f"station at {f:g} Hz is outside the band "
+                           f"(+-{p.rate / 2:g} Hz)")
+        chans = groups.setdefault(shift, [])
+        k = channel_of(f, shift, p)
+        if any(k == c for _, c in chans):
+            raise rx_error(f"station at {f:g} Hz shares its channel with another: "
+                           "stations must be a channel bandwidth apart")
+        chans.append((i, k))
+    return list(groups.items())
 
 
 class band_receiver(gr.hier_block2):
-    """Complex band in, one 48 kHz float stream per entry of `channels` (channelizer
-    output indices, see channel_offset) out. `device_buffers`: True or False turns
-    device buffers on or off for the channelizer and the bank (the module's switch,
+    """Complex band in, one 48 kHz float stream per entry of `stations` out: each a
+    Station from find_stations or a frequency offset (Hz) from the band's centre.
+    Stations off the channel grid are received after a shift of the band (one
+    channelizer per distinct shift). stations=None: the stations are found in `head`
+    (band samples, e.g. the first 0.2 s) with `threshold_db`, and kept in
+    self.stations; none found is an rx_error. `device_buffers`: True or False turns
+    device buffers on or off for the GPU blocks (the module's switch,
     gpufilter.set_device_buffers, is set while they are made, then put back); None
     (default) uses the module's switch, which is on unless a program turned it off.
     The CPU fallback never uses them. `batch_size` (the channelizer's largest batch)
     and `max_latency` (seconds each GPU block may hold input) default to the
     module's."""
 
-    def __init__(self, p, channels, backend="gpu", batch_size=None, device_buffers=None,
-                 max_latency=None):
-        nsel = len(channels)
+    def __init__(self, p, stations=None, backend="gpu", batch_size=None,
+                 device_buffers=None, max_latency=None, head=None,
+                 threshold_db=DEFAULT_THRESHOLD_DB):
+        if backend not in BACKENDS:
+            raise rx_error(f"unknown backend '{backend}' (choose from {BACKENDS})")
+        if stations is None:
+            if head is None:
+                raise rx_error("no stations given and no band samples to find them in")
+            stations = find_stations(head, p, threshold_db)[0]
+            if not stations:
+                raise rx_error(f"no station stands {threshold_db:g} dB above the noise "
+                               "floor: nothing to receive")
+        stations = list(stations)
+        if not stations:
+            raise rx_error("no station to receive")
+        nsel = len(stations)
         gr.hier_block2.__init__(self, "band_receiver",
                                 gr.io_signature(1, 1, gr.sizeof_gr_complex),
                                 gr.io_signature(nsel, nsel, gr.sizeof_float))
-        if backend not in BACKENDS:
-            raise rx_error(f"unknown backend '{backend}' (choose from {BACKENDS})")
-        if not channels:
-            raise rx_error("no channel to receive")
-        self.plan, self.backend, self.channels = p, backend, list(channels)
+        self.plan, self.backend, self.stations = p, backend, stations
+        self.tunings = station_tunings(p, stations)
         ours = device_buffers if backend != "cpu" else None
         with device_buffers_while_made(ours) as on:
             self.device_buffers = backend != "cpu" and on
-            self._build(p, list(channels), backend, batch_size, max_latency)
+            self.gpu_blocks, self.front = [], []
+            tails = [None] * nsel
+            for shift, chans in self.tunings:
+                outs = self._build(p, shift, [k for _, k in chans], backend, batch_size,
+                                   max_latency)
+                for (i, _), t in zip(chans, outs):
+                    tails[i] = t
+        for i, t in enumerate(tails):
+            if p.resample:
+                rs = filter.rational_resampler_fff(*p.resample, resampler_taps(p))
+                self.connect(t, rs, (self, i))
+            else:
+                self.connect(t, (self, i))
 
-    def _build(self, p, channels, backend, batch_size, max_latency):
+    def _build(self, p, shift, channels, backend, batch_size, max_latency):
+        """One shift and channelizer, and the demodulators of `channels`: returns
+        their audio outputs (before resampling), in the order of `channels`."""
         nsel = len(channels)
         ctaps, ataps = channel_taps(p), audio_taps(p)
-        self.gpu_blocks = []
-        tails = []
         if backend == "cpu":
             split = blocks.stream_to_streams(gr.sizeof_gr_complex, p.nchan)
             chan = filter.pfb_channelizer_ccf(p.nchan, ctaps, p.oversample)
-            self.connect(self, split)
+            if shift:
+                rot = blocks.rotator_cc(-2 * np.pi * shift / p.rate)
+                self.connect(self, rot, split)
+                self.front.append(rot)
+            else:
+                self.connect(self, split)
             # Its tag propagation needs as many outputs as inputs: the channels not
             # received end in a null sink.
             for k in range(p.nchan):
@@ -234,38 +213,42 @@ class band_receiver(gr.hier_block2):
                     self.connect((chan, k), blocks.null_sink(gr.sizeof_gr_complex))
             gain = p.channel_rate / (2 * np.pi * DEVIATION)
             b, a = deemph_taps(p.bank_rate)
-            for i in range(nsel):
+            tails = []
+            for k in channels:
                 demod = analog.quadrature_demod_cf(gain)
                 afir = filter.fir_filter_fff(p.decim, ataps)
                 deemph = filter.iir_filter_ffd(b, a, False)
-                self.connect((chan, channels[i]), demod, afir, deemph)
+                self.connect((chan, k), demod, afir, deemph)
                 tails.append(deemph)
-            self.front = [split, chan]
+            self.front += [split, chan]
+            return tails
+        device = gpu.device_cpu if backend == "fallback" else gpu.device_auto
+        batch = batch_size or gpu.default_batch_size
+        budget = gpu.default_max_latency if max_latency is None else max_latency
+        chan = gpu.pfb_channelizer_vcf(p.nchan, ctaps, p.oversample, "complex",
+                                       device, batch, max_latency=budget)
+        # The bank's batch is in vectors: those of one channelizer batch (a
+        # batch of band samples as 262144 vectors of 100 channels would ask
+        # GNU Radio for buffers of hundreds of MB).
+        bank = gpu.fm_demod_bank_vcf(p.nchan, list(channels), p.decim, ataps,
+                                     p.channel_rate, DEVIATION, TAU, device,
+                                     max(256, batch * p.oversample // p.nchan),
+                                     max_latency=budget)
+        to_streams = blocks.vector_to_streams(gr.sizeof_float, nsel)
+        if shift:
+            # A one-tap frequency-translating filter: a rotator on the GPU, whose
+            # phase comes from a 64-bit sample count (no drift over a long run).
+            rot = gpu.freq_xlating_fir_filter_ccf(1, [1.0], shift, p.rate, device,
+                                                  batch, max_latency=budget)
+            self.connect(self, rot, chan)
+            self.gpu_blocks.append(rot)
+            self.front.append(rot)
         else:
-            device = gpu.device_cpu if backend == "fallback" else gpu.device_auto
-            batch = batch_size or gpu.default_batch_size
-            budget = gpu.default_max_latency if max_latency is None else max_latency
-            chan = gpu.pfb_channelizer_vcf(p.nchan, ctaps, p.oversample, "complex",
-                                           device, batch, max_latency=budget)
-            self.gpu_blocks.append(chan)
-            # The bank's batch is in vectors: those of one channelizer batch (a
-            # batch of band samples as 262144 vectors of 100 channels would ask
-            # GNU Radio for buffers of hundreds of MB).
-            bank = gpu.fm_demod_bank_vcf(p.nchan, list(channels), p.decim, ataps,
-                                         p.channel_rate, DEVIATION, TAU, device,
-                                         max(256, batch * p.oversample // p.nchan),
-                                         max_latency=budget)
-            self.gpu_blocks.append(bank)
-            to_streams = blocks.vector_to_streams(gr.sizeof_float, nsel)
-            self.connect(self, chan, bank, to_streams)
-            tails = [(to_streams, i) for i in range(nsel)]
-            self.front = [chan, bank]
-        for i, t in enumerate(tails):
-            if p.resample:
-                rs = filter.rational_resampler_fff(*p.resample, resampler_taps(p))
-                self.connect(t, rs, (self, i))
-            else:
-                self.connect(t, (self, i))
+            self.connect(self, chan)
+        self.connect(chan, bank, to_streams)
+        self.gpu_blocks += [chan, bank]
+        self.front += [chan, bank]
+        return [(to_streams, i) for i in range(nsel)]
 
     def on_gpu(self):
         return bool(self.gpu_blocks) and all(b.on_gpu() for b in self.gpu_blocks)
