@@ -80,20 +80,23 @@ class qa_fm_band_receiver(gr_unittest.TestCase):
     def test_002_detection(self):
         p = br.band_plan(RATE)
         found, _, _, _ = br.find_stations(self.band[:int(0.2 * RATE)], p, 10.0)
-        self.assertEqual([s.offset for s in found], [STATIONS[k].offset for k in RECEIVED])
+        self.assertEqual(len(found), len(RECEIVED))
         self.assertEqual([s.pilot for s in found], [STATIONS[k].pilot for k in RECEIVED])
         for s, k in zip(found, RECEIVED):
+            self.assertAlmostEqual(s.offset, STATIONS[k].offset, delta=1e3)
             self.assertAlmostEqual(s.snr_db, STATIONS[k].snr_db, delta=1.5)
-            self.assertEqual(br.channel_offset(p, s.channel), s.offset)
+            # On the grid: received on its own channel, unshifted.
+            self.assertEqual(s.shift, 0.0)
+            self.assertEqual(br.channel_offset(p, s.channel), STATIONS[k].offset)
         # A threshold above the weak station's SNR drops it, and only it.
         found, _, _, _ = br.find_stations(self.band[:int(0.2 * RATE)], p,
                                           wb.WEAK_DB + 4)
-        self.assertEqual([s.offset for s in found],
+        self.assertEqual([round(s.offset, -3) for s in found],
                          [STATIONS[k].offset for k in RECEIVED if k != 4])
 
     def receive(self, p, chans, backend, device_buffers=None):
-        """The receiver's outputs; self.rx is the receiver, self.held the bytes of
-        device buffers its flowgraph holds."""
+        """The receiver's outputs for the stations at `chans` (Hz); self.rx is the
+        receiver, self.held the bytes of device buffers its flowgraph holds."""
         tb = gr.top_block()
         rx = br.band_receiver(p, chans, backend, device_buffers=device_buffers)
         sinks = [blocks.vector_sink_f() for _ in chans]
@@ -109,7 +112,7 @@ class qa_fm_band_receiver(gr_unittest.TestCase):
 
     def test_003_backends(self):
         p = br.band_plan(RATE)
-        chans = [int(round(STATIONS[i].offset / p.spacing)) % p.nchan for i in RECEIVED]
+        chans = [STATIONS[i].offset for i in RECEIVED]
         backends = ("gpu", "fallback", "cpu") if gpu_count() else ("fallback", "cpu")
         for backend in backends:
             with self.subTest(backend=backend):
@@ -123,7 +126,7 @@ class qa_fm_band_receiver(gr_unittest.TestCase):
         device_buffers=True; device_buffers=False keeps them in host memory; the
         same audio every way, and the module's switch is left as it was."""
         p = br.band_plan(RATE)
-        chans = [int(round(STATIONS[i].offset / p.spacing)) % p.nchan for i in RECEIVED]
+        chans = [STATIONS[i].offset for i in RECEIVED]
         backend = "gpu" if gpu_count() else "fallback"
         self.assertTrue(gpufilter.get_device_buffers())   # the module's default
         hooks.emulate_device_buffers(not gpu_count())
