@@ -2,6 +2,7 @@
 #include "../common/resources.h"
 #include "host_registry.h"
 #include "host_stream.h"
+#include "port_slab.h"
 #include "processor.h"
 #include "stream_handoff.h"
 #include <algorithm>
@@ -24,17 +25,19 @@ constexpr std::size_t slots = 3;
 // then outweigh the copies they overlap.
 constexpr std::size_t min_sub_chunk = 16384;
 
+// Ports of a side move in one 2D copy through staging (port_slab) when each holds
+// less than this in a sub-chunk: a copy's fixed cost (about 5 us) is then worth more
+// than the host copy into or out of staging, at about 10 GB/s.
+constexpr std::size_t bundle_below_bytes = 64 * 1024;
+
 std::atomic<long> s_fail_after{ -1 };
 
-//! One buffer per port, of items of the port's size.
-template <class Buffer>
-std::vector<Buffer> port_buffers(const std::vector<std::size_t>& item_bytes,
-                                 std::size_t items)
+//! Whether a side's ports move in one copy: several of one item size, each small.
+template <class Slab>
+bool bundled(const Slab& slab, const std::vector<std::size_t>& item_bytes, std::size_t n)
 {
-    std::vector<Buffer> v;
-    for (const std::size_t bytes : item_bytes)
-        v.emplace_back(bytes * items);
-    return v;
+    return item_bytes.size() > 1 && slab.pitch() != 0 &&
+           n * item_bytes.front() < bundle_below_bytes;
 }
 
 } // namespace
@@ -58,21 +61,20 @@ struct host_stream::impl {
     //! One sub-chunk's resources; busy until its download has been waited for.
     struct slot {
         slot(const port_layout& ports, std::size_t n_in, std::size_t n_out)
-            : host_in(port_buffers<pinned_buffer<char>>(ports.in_item_bytes, n_in)),
-              dev_in(port_buffers<device_buffer<char>>(ports.in_item_bytes, n_in)),
-              host_out(port_buffers<pinned_buffer<char>>(ports.out_item_bytes, n_out)),
-              dev_out(port_buffers<device_buffer<char>>(ports.out_item_bytes, n_out)),
+            : host_in(ports.in_item_bytes, n_in),
+              dev_in(ports.in_item_bytes, n_in),
+              host_out(ports.out_item_bytes, n_out),
+              dev_out(ports.out_item_bytes, n_out),
               copy_to(ports.out_item_bytes.size(), nullptr)
         {
-            for (auto& b : dev_in)
-                dev_in_ptrs.push_back(b.get());
-            for (auto& b : dev_out)
-                dev_out_ptrs.push_back(b.get());
+            for (char* p : dev_in.ports())
+                dev_in_ptrs.push_back(p);
+            dev_out_ptrs = { dev_out.ports().begin(), dev_out.ports().end() };
         }
-        std::vector<pinned_buffer<char>> host_in;
-        std::vector<device_buffer<char>> dev_in;
-        std::vector<pinned_buffer<char>> host_out;
-        std::vector<device_buffer<char>> dev_out;
+        port_slab<pinned_buffer<char>> host_in;
+        port_slab<device_buffer<char>> dev_in;
+        port_slab<pinned_buffer<char>> host_out;
+        port_slab<device_buffer<char>> dev_out;
         std::vector<const void*> dev_in_ptrs;
         std::vector<void*> dev_out_ptrs;
         event computed;
@@ -112,7 +114,7 @@ struct host_stream::impl {
         const auto& out_bytes = proc->ports().out_item_bytes;
         for (std::size_t q = 0; q < out_bytes.size(); ++q)
             if (s.copy_to[q])
-                std::memcpy(s.copy_to[q], s.host_out[q].get(), s.nout * out_bytes[q]);
+                std::memcpy(s.copy_to[q], s.host_out[q], s.nout * out_bytes[q]);
     }
 
     int device;
@@ -157,7 +159,7 @@ std::size_t host_stream::process(const void* const* in, std::size_t n, void* con
     GPUFILTER_CHECK(cudaGetDevice(&s.last_call_device));
     if (s.fail_after >= 0 && s.calls++ >= s.fail_after)
         GPUFILTER_CHECK(cudaMemcpyAsync(
-            nullptr, s.ring[0]->host_in[0].get(), 1, cudaMemcpyHostToDevice, s.upload));
+            nullptr, s.ring[0]->host_in[0], 1, cudaMemcpyHostToDevice, s.upload));
     for (auto& slot : s.ring) // a call that threw may have left slots behind
         slot->busy = false;
 
@@ -179,18 +181,29 @@ std::size_t host_stream::process(const void* const* in, std::size_t n, void* con
         s.retire(slot); // the slot's previous sub-chunk is out of all its buffers
         const std::size_t count = std::min(s.sub_chunk, n - done);
 
+        const bool bundle_in = bundled(slot.host_in, ports.in_item_bytes, count);
         for (std::size_t p = 0; p < nin_ports; ++p) {
             const std::size_t bytes = count * ports.in_item_bytes[p];
             const char* src =
                 static_cast<const char*>(in[p]) + done * ports.in_item_bytes[p];
-            if (!in_place_in[p]) {
-                std::memcpy(slot.host_in[p].get(), src, bytes);
-                src = slot.host_in[p].get();
+            if (bundle_in || !in_place_in[p]) {
+                std::memcpy(slot.host_in[p], src, bytes);
+                src = slot.host_in[p];
             }
-            GPUFILTER_CHECK(cudaMemcpyAsync(
-                slot.dev_in[p].get(), src, bytes, cudaMemcpyHostToDevice, s.upload));
+            if (!bundle_in)
+                GPUFILTER_CHECK(cudaMemcpyAsync(
+                    slot.dev_in[p], src, bytes, cudaMemcpyHostToDevice, s.upload));
             s.to_device += bytes;
         }
+        if (bundle_in)
+            GPUFILTER_CHECK(cudaMemcpy2DAsync(slot.dev_in[0],
+                                              slot.dev_in.pitch(),
+                                              slot.host_in[0],
+                                              slot.host_in.pitch(),
+                                              count * ports.in_item_bytes[0],
+                                              nin_ports,
+                                              cudaMemcpyHostToDevice,
+                                              s.upload));
         slot.uploaded.record(s.upload);
 
         // Computations run in order on one stream: each call's state feeds the next.
@@ -202,16 +215,27 @@ std::size_t host_stream::process(const void* const* in, std::size_t n, void* con
         slot.computed.record(s.compute);
 
         GPUFILTER_CHECK(cudaStreamWaitEvent(s.download, slot.computed, 0));
+        const bool bundle_out = bundled(slot.host_out, ports.out_item_bytes, slot.nout);
+        if (bundle_out && slot.nout > 0)
+            GPUFILTER_CHECK(cudaMemcpy2DAsync(slot.host_out[0],
+                                              slot.host_out.pitch(),
+                                              slot.dev_out[0],
+                                              slot.dev_out.pitch(),
+                                              slot.nout * ports.out_item_bytes[0],
+                                              nout_ports,
+                                              cudaMemcpyDeviceToHost,
+                                              s.download));
         for (std::size_t q = 0; q < nout_ports; ++q) {
             const std::size_t item = ports.out_item_bytes[q];
             char* dst = static_cast<char*>(out[q]) + written * item;
-            GPUFILTER_CHECK(
-                cudaMemcpyAsync(in_place_out[q] ? dst : slot.host_out[q].get(),
-                                slot.dev_out[q].get(),
-                                slot.nout * item,
-                                cudaMemcpyDeviceToHost,
-                                s.download));
-            slot.copy_to[q] = in_place_out[q] ? nullptr : dst;
+            const bool direct = in_place_out[q] && !bundle_out;
+            if (!bundle_out)
+                GPUFILTER_CHECK(cudaMemcpyAsync(direct ? dst : slot.host_out[q],
+                                                slot.dev_out[q],
+                                                slot.nout * item,
+                                                cudaMemcpyDeviceToHost,
+                                                s.download));
+            slot.copy_to[q] = direct ? nullptr : dst;
             s.from_device += slot.nout * item;
         }
         slot.downloaded.record(s.download);
@@ -243,7 +267,7 @@ std::size_t host_stream::process_resident(const void* const* in,
     use_device(s.device);
     if (s.fail_after >= 0 && s.calls++ >= s.fail_after)
         GPUFILTER_CHECK(cudaMemcpyAsync(
-            nullptr, s.ring[0]->host_in[0].get(), 1, cudaMemcpyHostToDevice, s.compute));
+            nullptr, s.ring[0]->host_in[0], 1, cudaMemcpyHostToDevice, s.compute));
     const port_layout& ports = s.proc->ports();
     const std::size_t nin_ports = ports.in_item_bytes.size();
     const std::size_t nout_ports = ports.out_item_bytes.size();
@@ -277,14 +301,11 @@ std::size_t host_stream::process_resident(const void* const* in,
         for (std::size_t p = 0; p < nin_ports; ++p) {
             const std::size_t item = ports.in_item_bytes[p];
             const char* src = static_cast<const char*>(in[p]) + done * item;
-            s.resident_in[p] = device_in[p] ? src : slot.dev_in[p].get();
+            s.resident_in[p] = device_in[p] ? src : slot.dev_in[p];
             if (device_in[p])
                 continue;
-            GPUFILTER_CHECK(cudaMemcpyAsync(slot.dev_in[p].get(),
-                                            src,
-                                            count * item,
-                                            cudaMemcpyHostToDevice,
-                                            s.upload));
+            GPUFILTER_CHECK(cudaMemcpyAsync(
+                slot.dev_in[p], src, count * item, cudaMemcpyHostToDevice, s.upload));
             s.to_device += count * item;
         }
         if (host_in) {
@@ -296,7 +317,7 @@ std::size_t host_stream::process_resident(const void* const* in,
         for (std::size_t q = 0; q < nout_ports; ++q)
             s.resident_out[q] = device_out[q] ? static_cast<char*>(out[q]) +
                                                     written * ports.out_item_bytes[q]
-                                              : slot.dev_out[q].get();
+                                              : slot.dev_out[q];
         const std::size_t nout = s.proc->process(
             s.resident_in.data(), count, s.resident_out.data(), s.compute);
         if (nout > s.slot_outputs)
@@ -310,7 +331,7 @@ std::size_t host_stream::process_resident(const void* const* in,
                 const std::size_t item = ports.out_item_bytes[q];
                 GPUFILTER_CHECK(
                     cudaMemcpyAsync(static_cast<char*>(out[q]) + written * item,
-                                    slot.dev_out[q].get(),
+                                    slot.dev_out[q],
                                     nout * item,
                                     cudaMemcpyDeviceToHost,
                                     s.download));
