@@ -21,7 +21,8 @@ batch_gate::batch_gate(gr::block& block,
 
 int batch_gate::batch_multiple() const
 {
-    const auto outputs = std::max<std::uint64_t>(1, d_rate.outputs_for(d_batch_size));
+    const auto outputs =
+        std::max<std::uint64_t>(1, port_rate().outputs_for(port_batch()));
     const auto own = static_cast<std::uint64_t>(d_own_multiple);
     const auto rounded = (outputs + own - 1) / own * own;
     return static_cast<int>(std::min<std::uint64_t>(
@@ -31,6 +32,18 @@ int batch_gate::batch_multiple() const
 void batch_gate::set_own_output_multiple(int multiple)
 {
     d_own_multiple = std::max(1, multiple);
+    d_block.set_output_multiple(batch_multiple());
+}
+
+void batch_gate::set_input_streams(unsigned streams)
+{
+    d_streams = std::max(1u, streams);
+    d_block.set_output_multiple(batch_multiple());
+}
+
+void batch_gate::set_batch_floor(int items)
+{
+    d_floor = std::max(0, items);
     d_block.set_output_multiple(batch_multiple());
 }
 
@@ -45,7 +58,8 @@ void batch_gate::stop() { d_block.set_output_multiple(batch_multiple()); }
 
 int batch_gate::current_batch_size() const
 {
-    return static_cast<int>(d_budget.batch(static_cast<std::uint64_t>(d_batch_size)));
+    return static_cast<int>(std::min<std::uint64_t>(
+        d_budget.batch(port_batch()) * d_streams, std::numeric_limits<int>::max()));
 }
 
 int batch_gate::min_input_items()
@@ -68,14 +82,14 @@ int batch_gate::min_input_items()
     const auto now = latency_budget::clock::now();
     d_budget.observe(now, d_block.nitems_read(0) + static_cast<std::uint64_t>(waiting));
 
-    const auto batch = d_budget.batch(static_cast<std::uint64_t>(d_batch_size));
+    const auto batch = d_budget.batch(port_batch());
     // Whole batches (input as fast as the GPU takes it, or no budget): up to the
     // next whole batch of the input stream, not a whole batch more, so a call cut
     // short (by the room in its output buffer) is completed by the next one instead
     // of waiting for a batch that may come only after the stream's end has been read
     // downstream (a source that waits for its sink). A smaller batch, from the rate,
     // counts from here: its deadline ends any wait.
-    const bool whole = batch >= static_cast<std::uint64_t>(d_batch_size);
+    const bool whole = batch >= port_batch();
     const auto wanted = whole ? batch - d_block.nitems_read(0) % batch : batch;
     const int want = static_cast<int>(std::min<std::uint64_t>(
         wanted, static_cast<std::uint64_t>(std::max(room - old_items, 1))));

@@ -4,6 +4,7 @@
 
 #include "latency_budget.h"
 #include <gnuradio/block.h>
+#include <algorithm>
 #include <cstdint>
 
 namespace gr {
@@ -64,6 +65,18 @@ public:
     //! The block's own output_multiple (e.g. a channelizer's), kept when running and
     //! rounded up to when batching.
     void set_own_output_multiple(int multiple);
+    //! Between runs: the input arrives as `streams` ports, gr-filter's stream_to_streams
+    //! split of the block's one input (1: that one input). Batches and rates are then
+    //! per port, batch_size and the block's rate still of the whole input.
+    void set_input_streams(unsigned streams);
+    //! Between runs: whole batches of at least this many input items (of the whole
+    //! input), e.g. so that each of many output ports gets enough items a call.
+    void set_batch_floor(int items);
+    //! The rate between one input port's items and each output port's.
+    block_rate port_rate() const
+    {
+        return { d_rate.interpolation * d_streams, d_rate.decimation };
+    }
 
     //! Least input (items, history included) worth a work() call right now; from
     //! forecast(), in the block's thread.
@@ -80,10 +93,18 @@ public:
 
 private:
     int batch_multiple() const;
+    //! Input items of each port in a whole batch.
+    std::uint64_t port_batch() const
+    {
+        const auto items = static_cast<std::uint64_t>(std::max(d_batch_size, d_floor));
+        return (items + d_streams - 1) / d_streams;
+    }
 
     gr::block& d_block;
     int d_batch_size;
+    int d_floor = 0;
     block_rate d_rate;
+    unsigned d_streams = 1;
     int d_own_multiple = 1;
     latency_budget d_budget;
     latency_budget::clock::time_point d_wake_asked; // the last deadline_waker call

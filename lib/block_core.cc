@@ -9,6 +9,7 @@
 #include <gnuradio/gpufilter/device.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
+#include <cstring>
 #include <iostream>
 #include <stdexcept>
 #include <vector>
@@ -197,10 +198,57 @@ void block_core::set_max_latency(double seconds)
     d_gate.set_max_latency(checked_max_latency(seconds));
 }
 
+void block_core::set_input_streams(unsigned streams)
+{
+    d_streams = std::max(1u, streams);
+    d_gate.set_input_streams(d_streams);
+    const auto rate = d_gate.port_rate();
+    d_block.set_relative_rate(rate.interpolation, rate.decimation);
+    if (d_input_history > 0)
+        set_history(d_input_history);
+}
+
+void block_core::set_history(unsigned items)
+{
+    d_input_history = std::max(1u, items);
+    // Each stream's old items, interleaved, must cover the input's: the window starts
+    // (old items of the streams) - (old items of the input) items early.
+    d_block.set_history(d_streams == 1
+                            ? d_input_history
+                            : (d_input_history - 1 + d_streams - 1) / d_streams + 1);
+}
+
+const void* block_core::interleave(const gr_vector_const_void_star& windows,
+                                   std::size_t nnew)
+{
+    const std::size_t item = d_block.input_signature()->sizeof_stream_item(0);
+    const std::size_t n = d_streams;
+    const std::size_t per_port = d_block.history() - 1 + nnew / n;
+    d_interleaved.resize(per_port * n * item); // grows on the first calls only
+    char* dst = d_interleaved.data();
+    if (item == sizeof(std::uint64_t)) { // a complex float: the channelizers' case
+        auto* out = reinterpret_cast<std::uint64_t*>(dst);
+        for (std::size_t p = 0; p < n; ++p) {
+            const auto* in = static_cast<const std::uint64_t*>(windows[p]);
+            for (std::size_t k = 0; k < per_port; ++k)
+                out[k * n + p] = in[k];
+        }
+    } else {
+        for (std::size_t p = 0; p < n; ++p)
+            for (std::size_t k = 0; k < per_port; ++k)
+                std::memcpy(dst + (k * n + p) * item,
+                            static_cast<const char*>(windows[p]) + k * item,
+                            item);
+    }
+    const std::size_t skip = (d_block.history() - 1) * n - (d_input_history - 1);
+    return dst + skip * item;
+}
+
 void block_core::forecast(int noutput_items, gr_vector_int& ninput_items_required)
 {
-    const auto needed = d_rate.inputs_for(static_cast<std::uint64_t>(noutput_items)) +
-                        d_block.history() - 1;
+    const auto needed =
+        d_gate.port_rate().inputs_for(static_cast<std::uint64_t>(noutput_items)) +
+        d_block.history() - 1;
     const int wanted = std::max(static_cast<int>(needed), d_gate.min_input_items());
     std::fill(ninput_items_required.begin(), ninput_items_required.end(), wanted);
 }
@@ -215,19 +263,26 @@ int block_core::process(const gr_vector_const_void_star& windows,
     d_gate.computed();
     std::size_t written = 0;
     const bool ok = guarded([&] {
-        written = d_gpu ? process_on_gpu(windows, nnew, out)
-                        : d_cpu->process(windows.data(), nnew, out.data());
+        const gr_vector_const_void_star* input = &windows;
+        std::size_t old_items = d_block.history() - 1;
+        if (d_streams > 1) { // gr-filter's layout: the one input's window from them
+            d_one_window.assign(1, interleave(windows, nnew));
+            input = &d_one_window;
+            old_items = d_input_history - 1;
+        }
+        written = d_gpu ? process_on_gpu(*input, old_items, nnew, out)
+                        : d_cpu->process(input->data(), nnew, out.data());
     });
     return ok ? static_cast<int>(written) : gr::block::WORK_DONE;
 }
 
 std::size_t block_core::process_on_gpu(const gr_vector_const_void_star& windows,
+                                       std::size_t old_items,
                                        std::size_t nnew,
                                        gr_vector_void_star& out)
 {
     // windows[p] + old items: the new ones; the GPU keeps its own history, and takes
     // it from the window's newest old items when GNU Radio's rules say so.
-    const std::size_t old_items = d_block.history() - 1;
     const std::size_t gpu_history = d_gpu->history_items();
     if (gpu_history > old_items)
         throw std::logic_error("the GPU's history is longer than the block's");

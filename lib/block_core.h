@@ -100,6 +100,24 @@ public:
     void history_changed() { d_history_stale = true; }
 
     /*!
+     * Between runs (from check_topology): the block's one input arrives as `streams`
+     * ports, gr-filter's layout: blocks.stream_to_streams(itemsize, streams) of it,
+     * port p carrying items p, p + streams, ... The core then interleaves them back
+     * and computes exactly what the one input gives; batches and the latency budget
+     * count per port. 1: the one input.
+     */
+    void set_input_streams(unsigned streams);
+    unsigned input_streams() const { return d_streams; }
+    //! Instead of gr::block::set_history: the history of the block's one input,
+    //! spread over its input streams when it has several.
+    void set_history(unsigned items);
+    //! Each input port's items for each output port's (the block's rate per port).
+    block_rate port_rate() const { return d_gate.port_rate(); }
+    //! Between runs: whole batches of at least this many input items (of the one
+    //! input), for a block whose many output ports each need a fair share of a call.
+    void set_batch_floor(int items) { d_gate.set_batch_floor(items); }
+
+    /*!
      * Computes one work() call: windows[p] is input port p's window (history()-1 old
      * items, then nnew new ones), out[q] output port q's room. Returns the outputs
      * written per port, or WORK_DONE when the GPU failed (the error is logged).
@@ -124,8 +142,11 @@ public:
 private:
     void find_resident_ports();
     std::size_t process_on_gpu(const gr_vector_const_void_star& windows,
+                               std::size_t old_items,
                                std::size_t nnew,
                                gr_vector_void_star& out);
+    //! The input streams' windows as the one input's window (set_input_streams).
+    const void* interleave(const gr_vector_const_void_star& windows, std::size_t nnew);
     void register_buffers();
     void log_failure(const std::exception& e) const;
     std::unique_ptr<cuda::host_stream> make_gpu(const backends& make, int batch_size);
@@ -150,6 +171,10 @@ private:
     bool d_orphaned = false; // an input buffer no block writes (see start())
     // Per-port pointers of one work() call, kept so that work() does not allocate.
     std::vector<const void*> d_fresh_items, d_history_items;
+    unsigned d_streams = 1;          // input ports that carry the one input
+    unsigned d_input_history = 0;    // of the one input; 0: the block's own history
+    std::vector<char> d_interleaved; // the one input's window, from its streams
+    gr_vector_const_void_star d_one_window;
 };
 
 } // namespace gpufilter

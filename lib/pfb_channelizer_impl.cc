@@ -3,13 +3,25 @@
 #include "cuda/pfb/pfb_types.h"
 #include "parameter_checks.h"
 #include "pfb_channelizer_impl.h"
+#include "port_batch.h"
 #include <gnuradio/io_signature.h>
+#include <algorithm>
 #include <stdexcept>
 
 namespace gr {
 namespace gpufilter {
 
 namespace {
+
+// The input of a whole batch of many_port_batch_steps stays within 2^23 samples
+// (64 MiB) however many channels.
+constexpr long largest_batch_floor = 1L << 23;
+
+int batch_floor(int noutputs, int rate_ratio)
+{
+    return static_cast<int>(
+        std::min(largest_batch_floor, many_port_batch_steps(noutputs) * rate_ratio));
+}
 
 unsigned checked_numchans(unsigned numchans)
 {
@@ -79,24 +91,24 @@ pfb_channelizer_ccf_impl::pfb_channelizer_ccf_impl(unsigned numchans,
                                                    double max_latency)
     : gr::sync_decimator(
           "gpu_pfb_channelizer_ccf",
-          gr::io_signature::make(1, 1, sizeof(gr_complex)),
           gr::io_signature::make(
               1, static_cast<int>(checked_numchans(numchans)), sizeof(gr_complex)),
+          gr::io_signature::make(1, static_cast<int>(numchans), sizeof(gr_complex)),
           rate_of(numchans, oversample_rate)),
-      gpu_block<pfb_channelizer_ccf>(device,
-                                     { 1, rate_of(numchans, oversample_rate) },
-                                     checked_batch_size(batch_size),
-                                     max_latency,
-                                     backend::make(numchans,
-                                                   checked_taps(taps),
-                                                   oversample_rate,
-                                                   false,
-                                                   identity_map(numchans))),
+      split_input_block<pfb_channelizer_ccf>(device,
+                                             { 1, rate_of(numchans, oversample_rate) },
+                                             checked_batch_size(batch_size),
+                                             max_latency,
+                                             backend::make(numchans,
+                                                           checked_taps(taps),
+                                                           oversample_rate,
+                                                           false,
+                                                           identity_map(numchans))),
       d_numchans(numchans),
       d_taps(taps),
       d_map(identity_map(numchans))
 {
-    set_history(numchans * taps_per_filter(numchans, taps));
+    d_core.set_history(numchans * taps_per_filter(numchans, taps));
     // Every call a whole number of stream_to_streams rows and steps, as gr-filter's
     // output_multiple: the GPU restarts its row on a history reload.
     d_core.set_output_multiple(channelizer_output_multiple(numchans, decimation()));
@@ -133,9 +145,15 @@ void pfb_channelizer_ccf_impl::set_channel_map(const std::vector<int>& map)
 
 std::vector<int> pfb_channelizer_ccf_impl::channel_map() const { return d_map; }
 
-bool pfb_channelizer_ccf_impl::check_topology(int /*ninputs*/, int noutputs)
+bool pfb_channelizer_ccf_impl::check_topology(int ninputs, int noutputs)
 {
     gr::thread::scoped_lock lock(d_setlock);
+    if (!check_input_layout(ninputs, d_numchans))
+        return false;
+    // gr-filter's layout: tags of stream i go to output i, as gr-filter's block sends
+    // them (stream_to_streams gives each stream a copy of every tag).
+    set_tag_propagation_policy(ninputs > 1 && ninputs == noutputs ? TPP_ONE_TO_ONE
+                                                                  : TPP_ALL_TO_ALL);
     if (noutputs < 1 || static_cast<std::size_t>(noutputs) > d_map.size()) {
         d_logger->error("{} outputs connected, but the channel map has {} entries",
                         noutputs,
@@ -146,6 +164,7 @@ bool pfb_channelizer_ccf_impl::check_topology(int /*ninputs*/, int noutputs)
     // connected output. Before the flowgraph starts, which reloads the history.
     d_nports = static_cast<std::size_t>(noutputs);
     backend::set_channel_map(d_core, { d_map.begin(), d_map.begin() + noutputs });
+    d_core.set_batch_floor(batch_floor(noutputs, decimation()));
     return true;
 }
 
@@ -155,7 +174,7 @@ int pfb_channelizer_ccf_impl::work(int noutput_items,
 {
     gr::thread::scoped_lock lock(d_setlock);
     if (d_updated) {
-        set_history(d_numchans * taps_per_filter(d_numchans, d_taps));
+        d_core.set_history(d_numchans * taps_per_filter(d_numchans, d_taps));
         d_updated = false;
         d_core.history_changed();
         return 0; // the history requirement changed: let the scheduler re-window

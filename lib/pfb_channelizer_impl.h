@@ -4,6 +4,7 @@
 
 #include "gpu_block.h"
 #include "pfb_backend.h"
+#include "split_input_block.h"
 #include <gnuradio/gpufilter/pfb_channelizer_ccf.h>
 #include <gnuradio/gpufilter/pfb_channelizer_vcf.h>
 #include <string>
@@ -11,8 +12,9 @@
 namespace gr {
 namespace gpufilter {
 
-//! One output port per mapped channel, complex input.
-class pfb_channelizer_ccf_impl : public gpu_block<pfb_channelizer_ccf>
+//! One output port per mapped channel; complex input, one wideband port or gr-filter's
+//! numchans streams.
+class pfb_channelizer_ccf_impl : public split_input_block<pfb_channelizer_ccf>
 {
 public:
     pfb_channelizer_ccf_impl(unsigned numchans,

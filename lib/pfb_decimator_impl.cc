@@ -56,23 +56,25 @@ pfb_decimator_ccf_impl::pfb_decimator_ccf_impl(unsigned decim,
                                                int batch_size,
                                                double max_latency)
     : gr::sync_decimator("gpu_pfb_decimator_ccf",
-                         gr::io_signature::make(1, 1, sizeof(gr_complex)),
+                         gr::io_signature::make(1,
+                                                static_cast<int>(checked_decim(decim)),
+                                                sizeof(gr_complex)),
                          gr::io_signature::make(1, 1, sizeof(gr_complex)),
                          checked_decim(decim)),
-      gpu_block<pfb_decimator_ccf>(device,
-                                   { 1, decim },
-                                   checked_batch_size(batch_size),
-                                   max_latency,
-                                   backend::make(decim,
-                                                 checked_taps(taps),
-                                                 checked_channel(channel, decim),
-                                                 use_fft_rotator,
-                                                 use_fft_filters)),
+      split_input_block<pfb_decimator_ccf>(device,
+                                           { 1, decim },
+                                           checked_batch_size(batch_size),
+                                           max_latency,
+                                           backend::make(decim,
+                                                         checked_taps(taps),
+                                                         checked_channel(channel, decim),
+                                                         use_fft_rotator,
+                                                         use_fft_filters)),
       d_decim(decim),
       d_taps(taps),
       d_channel(channel)
 {
-    set_history(decim * taps_per_filter(decim, taps));
+    d_core.set_history(decim * taps_per_filter(decim, taps));
     // gr-filter's FFT branch filters take whole blocks, so its block only outputs
     // whole blocks (the stream's tail is dropped): the same output length here.
     if (use_fft_filters)
@@ -101,13 +103,19 @@ void pfb_decimator_ccf_impl::set_channel(unsigned int channel)
     backend::set_channel(d_core, channel);
 }
 
+bool pfb_decimator_ccf_impl::check_topology(int ninputs, int /*noutputs*/)
+{
+    gr::thread::scoped_lock lock(d_setlock);
+    return check_input_layout(ninputs, d_decim);
+}
+
 int pfb_decimator_ccf_impl::work(int noutput_items,
                                  gr_vector_const_void_star& input_items,
                                  gr_vector_void_star& output_items)
 {
     gr::thread::scoped_lock lock(d_setlock);
     if (d_updated) {
-        set_history(d_decim * taps_per_filter(d_decim, d_taps));
+        d_core.set_history(d_decim * taps_per_filter(d_decim, d_taps));
         d_updated = false;
         d_core.history_changed();
         return 0; // the history requirement changed: let the scheduler re-window

@@ -4,12 +4,15 @@
 
 #include "gpu_block.h"
 #include "pfb_backend.h"
+#include "split_input_block.h"
 #include <gnuradio/gpufilter/pfb_decimator_ccf.h>
 
 namespace gr {
 namespace gpufilter {
 
-class pfb_decimator_ccf_impl : public gpu_block<pfb_decimator_ccf>
+//! One channel of a polyphase decimator: one wideband input or gr-filter's decim
+//! streams.
+class pfb_decimator_ccf_impl : public split_input_block<pfb_decimator_ccf>
 {
 public:
     pfb_decimator_ccf_impl(unsigned decim,
@@ -26,6 +29,7 @@ public:
     void set_channel(unsigned int channel) override;
     unsigned int channel() const override { return d_channel; }
 
+    bool check_topology(int ninputs, int noutputs) override;
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,
              gr_vector_void_star& output_items) override;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "parameter_checks.h"
 #include "pfb_synthesizer_impl.h"
+#include "port_batch.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <stdexcept>
@@ -125,6 +126,7 @@ bool pfb_synthesizer_ccf_impl::check_topology(int ninputs, int /*noutputs*/)
     // before the flowgraph starts.
     d_nports = static_cast<std::size_t>(ninputs);
     backend::set_channel_map(d_core, first(d_map, d_nports));
+    d_core.set_batch_floor(static_cast<int>(many_port_batch_steps(ninputs)));
     return true;
 }
 
