@@ -8,13 +8,13 @@ given, exactly as gr-filter designs them), and the GPU options (``device``,
 input goes to one GPU block; there is no stream_to_streams in front.
 """
 
-from gnuradio import fft, gr
+from gnuradio import blocks, fft, gr
 from gnuradio.filter import firdes, optfir
 
 from . import gpufilter_python as _blocks
 
 __all__ = ["arb_resampler_ccf", "arb_resampler_fff", "channelizer_ccf",
-           "decimator_ccf", "design_taps"]
+           "channelizer_hier_ccf", "decimator_ccf", "design_taps", "interpolator_ccf"]
 
 
 def design_taps(nfilts, atten=100):
@@ -24,10 +24,10 @@ def design_taps(nfilts, atten=100):
     return _optfir_low_pass(1, nfilts, 0.4, 0.4 + 0.2, atten)
 
 
-def _optfir_low_pass(gain, fs, passband, stopband, atten):
+def _optfir_low_pass(gain, fs, passband, stopband, atten, ripple=0.1):
     """optfir.low_pass as gr-filter's pfb wrappers call it: the ripple raised from
-    0.1 dB in steps of 0.01 dB until optfir converges (RuntimeError at 1 dB)."""
-    ripple = 0.1
+    0.1 dB (or the given start) in steps of 0.01 dB until optfir converges
+    (RuntimeError at 1 dB)."""
     while True:
         try:
             return optfir.low_pass(gain, fs, passband, stopband, ripple, atten)
@@ -78,6 +78,10 @@ class channelizer_ccf(gr.hier_block2):
     def declare_sample_delay(self, delay):
         self.pfb.declare_sample_delay(delay)
 
+    @staticmethod
+    def create_taps(numchans, atten=100):
+        return design_taps(numchans, atten)
+
 
 class decimator_ccf(gr.hier_block2):
     """Polyphase decimator: one complex input, channel `channel` of decim at 1/decim
@@ -117,6 +121,85 @@ class decimator_ccf(gr.hier_block2):
 
     def declare_sample_delay(self, delay):
         self.pfb.declare_sample_delay(delay)
+
+    @staticmethod
+    def create_taps(decim, atten=100):
+        return design_taps(decim, atten)
+
+
+class interpolator_ccf(gr.hier_block2):
+    """Polyphase interpolator: one complex input, one complex output at interp times
+    the rate; gnuradio.filter.pfb.interpolator_ccf on a GPU."""
+
+    def __init__(self, interp, taps=None, atten=100, device=_blocks.device_auto,
+                 batch_size=_blocks.default_batch_size,
+                 max_latency=_blocks.default_max_latency):
+        gr.hier_block2.__init__(
+            self, "pfb_interpolator_ccf",
+            gr.io_signature(1, 1, gr.sizeof_gr_complex),
+            gr.io_signature(1, 1, gr.sizeof_gr_complex))
+        self._interp = interp
+        if taps is not None and len(taps) > 0:
+            self._taps = taps
+        else:
+            self._taps = self.create_taps(interp, atten)
+        self.pfb = _blocks.pfb_interpolator_ccf(interp, self._taps, device=device,
+                                                batch_size=batch_size,
+                                                max_latency=max_latency)
+        self.connect(self, self.pfb, self)
+
+    def set_taps(self, taps):
+        self.pfb.set_taps(taps)
+
+    def declare_sample_delay(self, delay):
+        self.pfb.declare_sample_delay(delay)
+
+    @staticmethod
+    def create_taps(interp, atten=100):
+        """gr-filter's: the whole input band, gain interp, ripple from 0.99 dB."""
+        return _optfir_low_pass(interp, interp, 0.4, 0.6, atten, ripple=0.99)
+
+
+class channelizer_hier_ccf(gr.hier_block2):
+    """gr-filter's pfb.channelizer_hier_ccf: one complex input, one output per entry
+    of outchans (default: every channel), on one GPU vector channelizer.
+    n_filterbanks, which splits gr-filter's work over CPU blocks, is accepted and
+    has no effect here. Taps default to optfir.low_pass(1, n_chans, bw, bw + tb,
+    ripple, atten), as gr-filter's create_taps."""
+
+    def __init__(self, n_chans, n_filterbanks=1, taps=None, outchans=None,
+                 atten=100, bw=1.0, tb=0.2, ripple=0.1, device=_blocks.device_auto,
+                 batch_size=_blocks.default_batch_size,
+                 max_latency=_blocks.default_max_latency):
+        if outchans is None:
+            outchans = list(range(n_chans))
+        outchans = list(outchans)
+        if any(not 0 <= c < n_chans for c in outchans):
+            raise ValueError("outchans: every channel must be in [0, n_chans = %d), "
+                             "got %s" % (n_chans, outchans))
+        gr.hier_block2.__init__(
+            self, "pfb_channelizer_hier_ccf",
+            gr.io_signature(1, 1, gr.sizeof_gr_complex),
+            gr.io_signature(len(outchans), len(outchans), gr.sizeof_gr_complex))
+        if taps is None:
+            taps = self.create_taps(n_chans, atten, bw, tb, ripple)
+        self.pfb = _blocks.pfb_channelizer_vcf(n_chans, list(taps), 1.0, "complex",
+                                               device=device, batch_size=batch_size,
+                                               max_latency=max_latency)
+        self.v2ss = blocks.vector_to_streams(gr.sizeof_gr_complex, len(outchans))
+        self.connect(self, self.pfb)
+        if outchans != list(range(n_chans)):
+            self.selector = blocks.vector_map(gr.sizeof_gr_complex, [n_chans],
+                                              [[(0, c) for c in outchans]])
+            self.connect(self.pfb, self.selector, self.v2ss)
+        else:
+            self.connect(self.pfb, self.v2ss)
+        for i in range(len(outchans)):
+            self.connect((self.v2ss, i), (self, i))
+
+    @staticmethod
+    def create_taps(n_chans, atten=100, bw=1.0, tb=0.2, ripple=0.1):
+        return optfir.low_pass(1, n_chans, bw, bw + tb, ripple, atten)
 
 
 def _arb_resampler_taps(rate, flt_size=32, atten=100):
