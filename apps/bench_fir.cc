@@ -16,14 +16,17 @@ namespace {
 const char* usage =
     "usage: bench_fir [--types ccf,fff,ccc] [--taps 16,64,256,1024,4096,16384]\n"
     "                 [--decimations 1,8]\n"
-    "                 [--cases flowgraph,engine,xlating,pfb,pfb-synthesis,arb,\n"
-    "                          arb-engine]\n"
+    "                 [--cases flowgraph,engine,xlating,pfb,pfb-ports,pfb-synthesis,\n"
+    "                          arb,arb-engine]\n"
     "                 [--pfb-channels 16,64,256,1024,4096] [--pfb-taps 4,8,16,32,64]\n"
     "                 (pfb: the channelizer engine, and the vector channelizer block\n"
     "                 in a flowgraph, complex and int8 input, beside gr-filter's and\n"
     "                 blocks.copy; taps per channel; not in the default --cases)\n"
+    "                 (pfb-ports: pfb_channelizer_ccf with an output port per\n"
+    "                 channel at 16/64/256 channels beside gr-filter's, GNU Radio's\n"
+    "                 stream_to_streams and blocks.copy; not in the default --cases)\n"
     "                 (pfb-synthesis: the interpolator at interp 4/16/64 and the\n"
-    "                 synthesizer at 16/256/1024 channels, engines and blocks beside\n"
+    "                 synthesizer at 16/64/256/1024 channels, engines and blocks beside\n"
     "                 gr-filter's and blocks.copy, in output samples/s; not default)\n"
     "                 (arb: the arbitrary resampler engine at rates 0.75 and 2.3421,\n"
     "                 32 filters, and the block in a flowgraph beside gr-filter's and\n"
@@ -141,6 +144,7 @@ bench::options parse(int argc, char** argv)
                           "engine",
                           "xlating",
                           "pfb",
+                          "pfb-ports",
                           "pfb-synthesis",
                           "arb",
                           "arb-engine" },
@@ -212,6 +216,8 @@ int main(int argc, char** argv)
             bench::run_xlating_cases(o, rows);
         if (o.has_case("pfb"))
             bench::run_pfb_cases(o, dev, rows);
+        if (o.has_case("pfb-ports"))
+            bench::run_pfb_port_cases(o, rows);
         if (o.has_case("pfb-synthesis"))
             bench::run_pfb_synthesis_cases(o, dev, rows);
         if (o.has_case("arb") || o.has_case("arb-engine"))

@@ -68,6 +68,7 @@ void run_flowgraph_cases(const options& o, std::vector<row>& rows);
 void run_xlating_cases(const options& o, std::vector<row>& rows);
 void run_engine_cases(const options& o, const device_info& dev, std::vector<row>& rows);
 void run_pfb_cases(const options& o, const device_info& dev, std::vector<row>& rows);
+void run_pfb_port_cases(const options& o, std::vector<row>& rows);
 void run_pfb_synthesis_cases(const options& o,
                              const device_info& dev,
                              std::vector<row>& rows);

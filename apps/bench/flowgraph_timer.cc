@@ -74,6 +74,34 @@ timing measure_flowgraph(const block_factory& source,
     return m;
 }
 
+timing measure_by_slope(const std::function<double(std::uint64_t)>& run,
+                        double seconds,
+                        std::string* note)
+{
+    std::uint64_t n = std::uint64_t(1) << 18;
+    double t = run(n);
+    const double enough = 2 * t + 0.5 * seconds;
+    while (t < enough && n < (std::uint64_t(1) << 40)) {
+        n = static_cast<std::uint64_t>(n *
+                                       std::clamp(enough / std::max(t, 1e-6), 2.0, 64.0));
+        t = run(n);
+    }
+    const std::uint64_t n3 = 3 * n;
+    const double t3 = run(n3);
+    const bool slope = t3 > t;
+    timing m;
+    m.samples = slope ? n3 - n : n3;
+    m.seconds = slope ? t3 - t : t3;
+    char text[96];
+    std::snprintf(text,
+                  sizeof text,
+                  "%s (start-up and end %.3f s)",
+                  slope ? "slope of two runs" : "one run",
+                  slope ? t3 - (t3 - t) * 1.5 : 0.0);
+    *note = text;
+    return m;
+}
+
 row flowgraph_row(const options& o,
                   const row_label& label,
                   const block_factory& source,

@@ -42,6 +42,17 @@ timing measure_flowgraph(const block_factory& source,
                          const block_factory& make,
                          gr::basic_block_sptr* last);
 
+/*!
+ * The rate of a flowgraph whose start-up is long (hundreds of block threads and their
+ * buffers take a tenth to half a second): the slope between a run of n items and one
+ * of 3n, start-up excluded, the shorter run lasting at least twice the first,
+ * start-up-bound one plus half of `seconds`. run(n): seconds of a run of n items.
+ * note: how it was measured, and the start-up and end seen.
+ */
+timing measure_by_slope(const std::function<double(std::uint64_t)>& run,
+                        double seconds,
+                        std::string* note);
+
 //! Which row a flowgraph measurement fills.
 struct row_label {
     std::string family; // "flowgraph" or "xlating": also the family of its copy row

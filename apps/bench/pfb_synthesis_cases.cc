@@ -37,7 +37,7 @@ namespace cuda = gr::gpufilter::cuda;
 namespace {
 
 const std::vector<int> interps{ 4, 16, 64 };
-const std::vector<int> synth_channels{ 16, 256, 1024 };
+const std::vector<int> synth_channels{ 16, 64, 256, 1024 };
 const std::vector<int> taps_per_branch{ 8, 32 };
 
 //! Seconds per call (call_timer.h) on a stream of its own.
@@ -286,32 +286,19 @@ void run_flowgraph_rows(const options& o, std::vector<row>& rows)
             gr::basic_block_sptr blk;
             try {
                 // Starting M source threads and their buffers takes up to half a
-                // second at 1024 channels, longer than a measurement: the rate is the
-                // slope between a run and one three times as long, start-up excluded,
-                // the shorter run lasting at least twice the first, start-up-bound run
-                // (else at 1024 channels both would be little more than start-up).
-                std::uint64_t n = std::uint64_t(1) << 18;
-                double t = run_synth_flowgraph(M, data, n, make, &blk);
-                const double enough = 2 * t + 0.5 * o.seconds;
-                while (t < enough && n < (std::uint64_t(1) << 40)) {
-                    n = static_cast<std::uint64_t>(
-                        n * std::clamp(enough / std::max(t, 1e-6), 2.0, 64.0));
-                    t = run_synth_flowgraph(M, data, n, make, &blk);
-                }
-                const std::uint64_t n3 = 3 * n;
-                const double t3 = run_synth_flowgraph(M, data, n3, make, &blk);
-                r.samples = n3;
-                r.seconds = t3;
-                const bool slope = t3 > t;
-                r.msps = slope ? (n3 - n) / (t3 - t) / 1e6 : n3 / t3 / 1e6;
+                // second at 1024 channels, longer than a measurement.
+                std::string how;
+                const timing m = measure_by_slope(
+                    [&](std::uint64_t n) {
+                        return run_synth_flowgraph(M, data, n, make, &blk);
+                    },
+                    o.seconds,
+                    &how);
+                r.samples = m.samples;
+                r.seconds = m.seconds;
+                r.msps = m.msps();
                 finish(r, blk);
-                char fixed[96];
-                std::snprintf(fixed,
-                              sizeof fixed,
-                              "; %s (start-up and end %.3f s)",
-                              slope ? "slope of two runs" : "one run",
-                              slope ? t3 - (t3 - t) * 1.5 : 0.0);
-                r.note += fixed;
+                r.note += "; " + how;
             } catch (const std::exception& e) {
                 r.note = std::string("error: ") + e.what();
             }
