@@ -14,7 +14,7 @@ from .gpufilter_python import *  # noqa: F401,F403
 # gr-filter's design tools, the same objects as gnuradio.filter's, so that replacing
 # ``filter.`` with ``gpufilter.`` also covers ``filter.firdes.low_pass(...)``; and the
 # submodule gr-filter exposes as an attribute (``filter.pfb``).
-from gnuradio.filter import firdes, optfir, pm_remez  # noqa: E402,F401
+from gnuradio.filter import file_taps_loader, firdes, optfir, pm_remez  # noqa: E402,F401
 from gnuradio.fft import window  # noqa: E402,F401
 
 from . import pfb  # noqa: E402,F401

@@ -17,6 +17,7 @@ class qa_module_attributes(gr_unittest.TestCase):
     def test_design_tools_are_gr_filters(self):
         self.assertIs(gpufilter.firdes, filter.firdes)
         self.assertIs(gpufilter.optfir, filter.optfir)
+        self.assertIs(gpufilter.file_taps_loader, filter.file_taps_loader)
         self.assertIs(gpufilter.pm_remez, filter.pm_remez)
         self.assertIs(gpufilter.window, fft.window)
         self.assertEqual(
