@@ -157,6 +157,20 @@ def output_file(text):
 output_file.__name__ = "output file"
 
 
+def output_file_made_folders(text):
+    """argparse type: output_file, for an app that makes the missing folders on its
+    path: the nearest existing one must be a writable folder."""
+    if os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"'{text}' is a folder, not a file")
+    output_folder(os.path.dirname(os.path.abspath(text)))
+    if os.path.exists(text) and not os.access(text, os.W_OK):
+        raise argparse.ArgumentTypeError(f"'{text}' is not writable")
+    return text
+
+
+output_file_made_folders.__name__ = "output file"
+
+
 def output_folder(text):
     """argparse type: a folder to write into, made if missing: not an existing file,
     and its nearest existing ancestor a writable folder."""

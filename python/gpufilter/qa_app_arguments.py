@@ -61,6 +61,8 @@ class qa_app_arguments(gr_unittest.TestCase):
             self.assertEqual(app_args.output_file(text), text)  # replaced
             self.assertEqual(app_args.output_folder(os.path.join(d, "a", "b")),
                              os.path.join(d, "a", "b"))
+            made = os.path.join(d, "new", "x.png")  # the app makes d/new
+            self.assertEqual(app_args.output_file_made_folders(made), made)
             for convert, arg, message in (
                     (app_args.input_file(), os.path.join(d, "none"), "does not exist"),
                     (app_args.input_file(), d, "is a folder"),
@@ -69,6 +71,8 @@ class qa_app_arguments(gr_unittest.TestCase):
                     (app_args.output_file, os.path.join(d, "no", "x.png"),
                      "does not exist"),
                     (app_args.output_folder, text, "exists and is not a folder"),
+                    (app_args.output_file_made_folders, os.path.join(text, "x.png"),
+                     "exists and is not a folder"),
                     (app_args.output_folder, os.path.join(text, "sub"), "is a file")):
                 with self.subTest(arg=arg, message=message):
                     with self.assertRaisesRegex(argparse.ArgumentTypeError, message):
