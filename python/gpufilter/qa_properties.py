@@ -10,13 +10,17 @@ is allowed only for an argument of the wrong type (a string for a number), never
 a number: pybind11's TypeError that lists the signature names every parameter, so it
 would pass a check by name, and is refused outright for numbers.
 
-Refused on purpose where gr-filter takes them: NaN or infinite taps (gr-filter then
+Where gr-filter's block takes the arguments (tried where that cannot crash it: its
+pfb_arb_resampler dies of SIGFPE on filter_size 0 or empty taps), ours must too,
+but for what it refuses on purpose (DELIBERATE): NaN or infinite taps (gr-filter then
 gives NaN outputs from there on), hilbert_fc's one-tap filter (firdes.hilbert(1) is
-[nan]), NLMS step sizes mu > 2 (NLMS diverges; gr-filter has no NLMS block), and
-arbitrary-resampler rates outside [2^-24, 2^24]. NaN in the samples is data and passes
+[nan]), arbitrary-resampler rates outside [2^-24, 2^24], non-finite centre
+frequencies, sampling rates and demodulator gains; and NLMS step sizes mu > 2 (NLMS
+diverges; gr-filter has no NLMS block). NaN in the samples is data and passes
 through as in gr-filter. Derandomized, few examples: CI reproduces."""
 
 import math
+import re
 
 import numpy as np
 from gnuradio import analog, blocks, filter, gpufilter, gr_unittest
@@ -56,9 +60,36 @@ def well_typed(v):
         isinstance(v, list) and all(isinstance(t, NUMBER) for t in v))
 
 
-def check(testcase, names, make, args):
+# What we refuse on purpose where gr-filter's block takes it (see the module's
+# docstring), as the start of our message: a refusal that gr-filter would take must
+# be one of these.
+DELIBERATE = (
+    r"taps: tap \d+ is",            # NaN or infinite taps: NaN outputs in gr-filter
+    r"ntaps: must be >= 2",          # hilbert_fc(1): firdes.hilbert(1) is [nan]
+    r"rate: must be in",             # the arbitrary resampler's buffers
+    r"center_freq: must be finite",  # NaN outputs for ever after in gr-filter
+    r"sampling_freq: must be",       # 0 or NaN: NaN taps in gr-filter
+    r"gain: must be a finite number",  # quadrature_demod_cf: NaN outputs
+)
+
+
+def sane(v):
+    """An argument gr-filter's make() can be tried with: no huge allocation, and no
+    integer division by zero (its pfb_arb_resampler dies of SIGFPE on filter_size 0
+    or empty taps), so counts in [1, 64] and taps lists of 1 to 80."""
+    if isinstance(v, list):
+        return 1 <= len(v) <= 80 and all(sane(t) for t in v)
+    if isinstance(v, (bool, np.bool_)):
+        return True
+    return isinstance(v, NUMBER) and not (isinstance(v, (int, np.integer))
+                                          and not 1 <= v <= 64)
+
+
+def check(testcase, names, make, args, theirs=None):
     """make() either works, or raises an allowed error naming one of `names`; for
-    `args` of the right types (numbers, lists of numbers) not a TypeError."""
+    `args` of the right types (numbers, lists of numbers) not a TypeError. theirs():
+    gr-filter's block with the same arguments: where it is made, ours may refuse
+    only on purpose (DELIBERATE)."""
     try:
         blk = make()
     except ALLOWED as err:
@@ -67,6 +98,13 @@ def check(testcase, names, make, args):
         if all(well_typed(a) for a in args):
             testcase.assertNotIsInstance(err, TypeError, msg)
             testcase.assertNotIn("incompatible", msg)  # pybind11's signature list
+            if theirs is not None and all(sane(a) for a in args):
+                try:
+                    theirs()
+                except Exception:  # gr-filter refuses it too (any exception)
+                    return None
+                testcase.assertTrue(any(re.search(d, str(err)) for d in DELIBERATE),
+                                    f"gr-filter takes {args}; ours: {msg}")
         return None
     return blk
 
@@ -99,7 +137,7 @@ class qa_properties(gr_unittest.TestCase):
     def test_fir_filter(self, decimation, taps):
         blk = check(self, ["decimation", "taps"],
                     lambda: gpufilter.fir_filter_ccf(decimation, taps),
-                    [decimation, taps])
+                    [decimation, taps], lambda: filter.fir_filter_ccf(decimation, taps))
         if blk is None or decimation > 1000:
             return
         e = block_table.entry("fir", "c", "c",
@@ -115,7 +153,9 @@ class qa_properties(gr_unittest.TestCase):
         names = ["taps", "center_freq", "sampling_freq"]
         blk = check(self, names, lambda: gpufilter.freq_xlating_fir_filter_ccf(
             decimation, taps, center_freq, sampling_freq),
-            [taps, center_freq, sampling_freq])
+            [taps, center_freq, sampling_freq],
+            lambda: filter.freq_xlating_fir_filter_ccf(decimation, taps, center_freq,
+                                                       sampling_freq))
         if blk is None:
             return
         check(self, ["center_freq"], lambda: blk.set_center_freq(new_freq), [new_freq])
@@ -152,7 +192,8 @@ class qa_properties(gr_unittest.TestCase):
     def test_pfb_channelizer(self, numchans, taps, oversample, channel_map):
         blk = check(self, ["numchans", "taps", "oversample_rate"],
                     lambda: gpufilter.pfb_channelizer_ccf(numchans, taps, oversample),
-                    [numchans, taps, oversample])
+                    [numchans, taps, oversample],
+                    lambda: filter.pfb_channelizer_ccf(numchans, taps, oversample))
         if blk is None:
             return
         check(self, ["channel_map"], lambda: blk.set_channel_map(channel_map),
@@ -171,7 +212,8 @@ class qa_properties(gr_unittest.TestCase):
     def test_pfb_decimator(self, decim, taps, channel, new_channel):
         blk = check(self, ["decim", "taps", "channel"],
                     lambda: gpufilter.pfb_decimator_ccf(decim, taps, channel),
-                    [decim, taps, channel])
+                    [decim, taps, channel],
+                    lambda: filter.pfb_decimator_ccf(decim, taps, channel))
         if blk is None:
             return
         check(self, ["channel"], lambda: blk.set_channel(new_channel), [new_channel])
@@ -201,7 +243,8 @@ class qa_properties(gr_unittest.TestCase):
     def test_fft_filter(self, decimation, taps, nthreads, new_nthreads):
         blk = check(self, ["decimation", "taps", "nthreads"],
                     lambda: gpufilter.fft_filter_ccc(decimation, taps, nthreads),
-                    [decimation, taps, nthreads])
+                    [decimation, taps, nthreads],
+                    lambda: filter.fft_filter_ccc(decimation, taps, nthreads))
         if blk is None:
             return
         check(self, ["nthreads", "n"], lambda: blk.set_nthreads(new_nthreads),
@@ -219,7 +262,8 @@ class qa_properties(gr_unittest.TestCase):
     @given(interp=INTS, taps=TAPS, new_taps=TAPS)
     def test_pfb_interpolator(self, interp, taps, new_taps):
         blk = check(self, ["interp", "taps"],
-                    lambda: gpufilter.pfb_interpolator_ccf(interp, taps), [interp, taps])
+                    lambda: gpufilter.pfb_interpolator_ccf(interp, taps), [interp, taps],
+                    lambda: filter.pfb_interpolator_ccf(interp, taps))
         if blk is None:
             return
         check(self, ["taps"], lambda: blk.set_taps(new_taps), [new_taps])
@@ -236,7 +280,8 @@ class qa_properties(gr_unittest.TestCase):
     def test_pfb_synthesizer(self, numchans, taps, twox, channel_map):
         blk = check(self, ["numchans", "taps", "twox"],
                     lambda: gpufilter.pfb_synthesizer_ccf(numchans, taps, twox),
-                    [numchans, taps, twox])
+                    [numchans, taps, twox],
+                    lambda: filter.pfb_synthesizer_ccf(numchans, taps, twox))
         if blk is None:
             return
         check(self, ["channel_map", "map"], lambda: blk.set_channel_map(channel_map),
@@ -253,7 +298,8 @@ class qa_properties(gr_unittest.TestCase):
     def test_pfb_arb_resampler(self, rate, taps, filter_size, new_rate, phase):
         blk = check(self, ["rate", "taps", "filter_size"],
                     lambda: gpufilter.pfb_arb_resampler_ccf(rate, taps, filter_size),
-                    [rate, taps, filter_size])
+                    [rate, taps, filter_size],
+                    lambda: filter.pfb_arb_resampler_ccf(rate, taps, filter_size))
         if blk is None:
             return
         check(self, ["rate"], lambda: blk.set_rate(new_rate), [new_rate])
@@ -273,7 +319,8 @@ class qa_properties(gr_unittest.TestCase):
     @SETTINGS
     @given(gain=FLOATS, new_gain=FLOATS)
     def test_quadrature_demod(self, gain, new_gain):
-        blk = check(self, ["gain"], lambda: gpufilter.quadrature_demod_cf(gain), [gain])
+        blk = check(self, ["gain"], lambda: gpufilter.quadrature_demod_cf(gain), [gain],
+                    lambda: analog.quadrature_demod_cf(gain))
         if blk is None:
             return
         check(self, ["gain"], lambda: blk.set_gain(new_gain), [new_gain])
@@ -287,7 +334,8 @@ class qa_properties(gr_unittest.TestCase):
     @SETTINGS
     @given(vlen=INTS)
     def test_complex_to_real(self, vlen):
-        blk = check(self, ["vlen"], lambda: gpufilter.complex_to_real(vlen), [vlen])
+        blk = check(self, ["vlen"], lambda: gpufilter.complex_to_real(vlen), [vlen],
+                    lambda: blocks.complex_to_real(vlen))
         if blk is None or vlen != 1:
             return
         e = block_table.entry("c2r", "c", "f",
