@@ -345,8 +345,9 @@ class qa_properties(gr_unittest.TestCase):
 
     def test_every_integer_argument_out_of_range_names_itself(self):
         """Integers beyond the C++ parameter's type (10**12 for an int, -3 for an
-        unsigned): ValueError, OverflowError or IndexError naming the parameter, where
-        pybind11 alone gives a TypeError listing the signature."""
+        unsigned; 10**400 for a real number): ValueError, OverflowError or IndexError
+        naming the parameter, where pybind11 alone gives a TypeError listing the
+        signature."""
         t = [0.5, 0.25]
         makers = {  # name: (factory, arguments with an integer, its positions)
             "fir_filter_ccf": (gpufilter.fir_filter_ccf, [2, t, -1, 1024], [0, 2, 3]),
@@ -399,6 +400,15 @@ class qa_properties(gr_unittest.TestCase):
                                  10**12, 0.5)
         with self.assertRaisesRegex(TypeError, "^decimation: must be an integer"):
             gpufilter.fir_filter_ccf(2.5, t)
+        # Real-number arguments too: an int beyond a double, a string.
+        with self.assertRaisesRegex(OverflowError, "^max_latency: too large"):
+            gpufilter.fir_filter_ccf(1, t, max_latency=10**400)
+        with self.assertRaisesRegex(OverflowError, "^rate: too large"):
+            gpufilter.pfb_arb_resampler_ccf(10**400, t)
+        with self.assertRaisesRegex(TypeError, "^center_freq: must be a number"):
+            gpufilter.freq_xlating_fir_filter_ccf(1, t, "x", 1.0)
+        with self.assertRaisesRegex(ValueError, "^rate: must be in"):
+            gpufilter.pfb_arb_resampler_ccf(10**300, t)  # a double, not a float
 
     def test_refused_where_gr_filter_takes_them(self):
         """Deliberate differences from gr-filter, each refused naming the parameter:

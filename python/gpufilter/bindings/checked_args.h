@@ -11,7 +11,9 @@
 //   - negative for an unsigned parameter: ValueError "ntaps: must not be negative, ..."
 //   - beyond the C++ type: OverflowError "batch_size: 1000000000000 is too large ..."
 //   - a negative entry in a list of unsigned integers (indices): IndexError
-// The block's make() then checks the value's meaning (>= 1, < numchans, ...).
+// Real-number parameters likewise: an int too large for a double is an OverflowError,
+// a string a TypeError, each naming the parameter. The block's make() then checks the
+// value's meaning (>= 1, < numchans, finite, ...).
 //
 // Use: def_init(cls, &block::make, py::arg("decimation"), ...) instead of
 // cls.def(py::init(&block::make), py::arg("decimation"), ...); likewise def_method and
@@ -114,6 +116,41 @@ struct param<T, std::enable_if_t<is_integer_v<T>>> {
     static std::decay_t<T> convert(const char* name, const integer& value)
     {
         return to_int<std::decay_t<T>>(name, value);
+    }
+};
+
+//! A real-number argument as Python gave it, not yet converted.
+struct real {
+    py::object value;
+};
+
+//! The argument `name` as a double: any real number (an int too), else an exception
+//! naming it (an int beyond a double: OverflowError). The block checks the range.
+inline double to_real(const char* name, const real& arg)
+{
+    PyObject* number = PyNumber_Float(arg.value.ptr());
+    if (!number) {
+        const bool overflow = PyErr_ExceptionMatches(PyExc_OverflowError);
+        PyErr_Clear();
+        if (overflow)
+            throw std::overflow_error(std::string(name) +
+                                      ": too large for a floating-point number");
+        throw py::type_error(
+            std::string(name) + ": must be a number, got " +
+            std::string(py::str(py::type::handle_of(arg.value).attr("__name__"))) + " " +
+            detail::text_of(arg.value));
+    }
+    const double x = PyFloat_AsDouble(number);
+    Py_DECREF(number);
+    return x;
+}
+
+template <class T>
+struct param<T, std::enable_if_t<std::is_floating_point_v<std::decay_t<T>>>> {
+    using type = real;
+    static std::decay_t<T> convert(const char* name, const real& value)
+    {
+        return static_cast<std::decay_t<T>>(to_real(name, value));
     }
 };
 
@@ -249,6 +286,24 @@ struct type_caster<gr::gpufilter::bindings::integer> {
     }
     static handle
     cast(const gr::gpufilter::bindings::integer& v, return_value_policy, handle)
+    {
+        return v.value.inc_ref();
+    }
+};
+
+//! Any Python object loads; gpufilter::bindings::to_real() converts it by name.
+template <>
+struct type_caster<gr::gpufilter::bindings::real> {
+    PYBIND11_TYPE_CASTER(gr::gpufilter::bindings::real, const_name("float"));
+    bool load(handle src, bool)
+    {
+        if (!src)
+            return false;
+        value.value = reinterpret_borrow<object>(src);
+        return true;
+    }
+    static handle
+    cast(const gr::gpufilter::bindings::real& v, return_value_policy, handle)
     {
         return v.value.inc_ref();
     }
