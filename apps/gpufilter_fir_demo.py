@@ -56,6 +56,8 @@ def low_pass_taps(ntaps, decimation):
     ntaps = 53 * fs / (22 * width), made odd); the width is chosen so that it picks
     ntaps, or ntaps + 1 for an even ntaps.
     """
+    if ntaps == 1:  # firdes' one-point Hamming window is 0: its one tap would be NaN
+        return [1.0]
     fs = 1.0
     cutoff = 0.4 * fs / 2 / decimation
     width = 53.0 * fs / (22.0 * (ntaps + 0.5))

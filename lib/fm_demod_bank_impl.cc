@@ -16,16 +16,12 @@ namespace gpufilter {
 
 namespace {
 
-unsigned checked_nchan(unsigned nchan)
-{
-    if (nchan == 0)
-        throw std::invalid_argument("nchan: must be >= 1, got 0");
-    return nchan;
-}
+unsigned checked_nchan(unsigned nchan) { return checked_count("nchan", nchan); }
 
 const std::vector<unsigned>& checked_channels(const std::vector<unsigned>& channels,
                                               unsigned nchan)
 {
+    checked_nchan(nchan); // first: the constructor's arguments come in any order
     if (channels.empty())
         throw std::invalid_argument("channels: must name at least one channel");
     for (unsigned c : channels)
@@ -160,7 +156,7 @@ block_core::backends make_backends(unsigned nchan,
                                    double deviation,
                                    double tau)
 {
-    checked_finite_taps(taps);
+    checked_taps(taps);
     checked_positive(channel_rate, "channel_rate");
     checked_positive(deviation, "deviation");
     if (!(tau >= 0.0) || !std::isfinite(tau))
@@ -219,7 +215,7 @@ fm_demod_bank_vcf_impl::fm_demod_bank_vcf_impl(unsigned nchan,
           gr::io_signature::make(1, 1, sizeof(gr_complex) * checked_nchan(nchan)),
           gr::io_signature::make(
               1, 1, sizeof(float) * checked_channels(channels, nchan).size()),
-          checked_decimation(static_cast<int>(decimation))),
+          static_cast<int>(checked_count("decimation", decimation))),
       gpu_block<fm_demod_bank_vcf>(
           device,
           { 1, decimation },

@@ -5,6 +5,7 @@
 #include <gnuradio/filter/firdes.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -22,6 +23,24 @@ unsigned int checked_ntaps(unsigned int ntaps)
         throw std::invalid_argument("ntaps: must be <= " + std::to_string(max_ntaps) +
                                     ", got " + std::to_string(ntaps));
     return ntaps | 1; // gr-filter makes it odd: the delay ntaps/2 is then whole
+}
+
+//! gr-filter's Hilbert taps; refused where the window's param makes them NaN or
+//! infinite (a Kaiser window with beta = nan, say), which gr-filter would run.
+std::vector<float>
+hilbert_design(unsigned int ntaps, fft::window::win_type window, double param)
+{
+    const unsigned int n = checked_ntaps(ntaps);
+    if (n == 1) // firdes.hilbert(1) is [nan]
+        throw std::invalid_argument("ntaps: must be >= 2 (gr-filter's one-tap Hilbert "
+                                    "filter is NaN), got 1");
+    auto taps = gr::filter::firdes::hilbert(n, window, param);
+    for (const float t : taps)
+        if (!std::isfinite(t))
+            throw std::invalid_argument("param: the window gives taps that are not "
+                                        "finite with param = " +
+                                        std::to_string(param));
+    return taps;
 }
 
 
@@ -90,10 +109,9 @@ hilbert_fc_impl::hilbert_fc_impl(unsigned int ntaps,
                             { 1, 1 },
                             checked_batch_size(batch_size),
                             max_latency,
-                            hilbert_backends(gr::filter::firdes::hilbert(
-                                checked_ntaps(ntaps), window, param))),
+                            hilbert_backends(hilbert_design(ntaps, window, param))),
       d_ntaps(checked_ntaps(ntaps)),
-      d_hilb(gr::filter::firdes::hilbert(d_ntaps, window, param))
+      d_hilb(hilbert_design(ntaps, window, param))
 {
     set_history(d_ntaps);
 }

@@ -68,6 +68,7 @@ std::vector<float> nlms_filter_ff_impl::taps(int k)
 
 void nlms_filter_ff_impl::set_taps(const std::vector<float>& taps, int k)
 {
+    checked_taps(taps);
     gr::thread::scoped_lock lock(d_setlock);
     nlms_backend::set_taps(d_core, k, taps);
 }

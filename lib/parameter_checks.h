@@ -8,6 +8,7 @@
 
 #include <type_traits>
 #include <cmath>
+#include <complex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -15,11 +16,36 @@
 namespace gr {
 namespace gpufilter {
 
+//! One tap as text for a message: "nan", "inf", or "(re, im)" for a complex tap.
+inline std::string tap_text(float t) { return std::to_string(t); }
+template <class T>
+std::string tap_text(const std::complex<T>& t)
+{
+    return "(" + std::to_string(t.real()) + ", " + std::to_string(t.imag()) + ")";
+}
+
+inline bool tap_finite(float t) { return std::isfinite(t); }
+template <class T>
+bool tap_finite(const std::complex<T>& t)
+{
+    return std::isfinite(t.real()) && std::isfinite(t.imag());
+}
+
+/*!
+ * Not empty, and every tap a finite number. gr-filter takes a NaN or infinite tap and
+ * then makes every output after it NaN; a block here refuses it where it is given
+ * (make() or set_taps()), naming the tap. `name` is the parameter ("taps").
+ */
 template <class TAP_T>
-const std::vector<TAP_T>& checked_taps(const std::vector<TAP_T>& taps)
+const std::vector<TAP_T>& checked_taps(const std::vector<TAP_T>& taps,
+                                       const char* name = "taps")
 {
     if (taps.empty())
-        throw std::invalid_argument("taps: must not be empty");
+        throw std::invalid_argument(std::string(name) + ": must not be empty");
+    for (std::size_t k = 0; k < taps.size(); ++k)
+        if (!tap_finite(taps[k]))
+            throw std::invalid_argument(std::string(name) + ": tap " + std::to_string(k) +
+                                        " is " + tap_text(taps[k]) + ", must be finite");
     return taps;
 }
 
@@ -54,16 +80,18 @@ inline const std::vector<int>& checked_channel_map(const std::vector<int>& map,
     return map;
 }
 
-//! Not empty, and every tap a finite number (a NaN or infinite tap would make every
-//! output after it NaN).
-inline const std::vector<float>& checked_finite_taps(const std::vector<float>& taps)
+//! Most channels, arms, or a decimation or interpolation: GNU Radio counts ports, item
+//! sizes and output multiples in ints, and taps per arm times this in memory.
+constexpr unsigned max_count = 1u << 24;
+
+//! A count (channels, arms, a decimation): in [1, max_count].
+inline unsigned checked_count(const char* name, unsigned value)
 {
-    checked_taps(taps);
-    for (std::size_t k = 0; k < taps.size(); ++k)
-        if (!std::isfinite(taps[k]))
-            throw std::invalid_argument("taps: tap " + std::to_string(k) + " is " +
-                                        std::to_string(taps[k]) + ", must be finite");
-    return taps;
+    if (value < 1 || value > max_count)
+        throw std::invalid_argument(std::string(name) + ": must be in [1, " +
+                                    std::to_string(max_count) + "], got " +
+                                    std::to_string(value));
+    return value;
 }
 
 inline int checked_decimation(int decimation)

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -14,19 +15,47 @@ namespace gpufilter {
 
 namespace {
 
+//! Rates outside [2^-24, 2^24] are refused. GNU Radio sizes the buffer before a block
+//! to hold twice the inputs of one output (1 / rate), and the one after it to hold
+//! twice the outputs of one input (gr-filter's output multiple, rate): beyond 2^24
+//! either is hundreds of MiB per block, and gr-filter's kernel counts 1 / rate steps
+//! in a float accumulator whose output times would no longer be exact.
+constexpr float min_rate = 1.0f / (1 << 24);
+constexpr float max_rate = 1 << 24;
+
 float checked_rate(float rate)
 {
-    if (!(rate > 0.0f) || !std::isfinite(rate))
-        throw std::invalid_argument("rate: must be a finite number > 0, got " +
-                                    std::to_string(rate));
+    if (!(rate >= min_rate && rate <= max_rate)) {
+        char got[32];
+        std::snprintf(got, sizeof got, "%g", rate);
+        throw std::invalid_argument(
+            "rate: must be in [2^-24, 2^24] (5.96e-08 to 1.68e+07), got " +
+            std::string(got));
+    }
     return rate;
+}
+
+//! Inputs per GPU transfer. batch_size counts input samples where rate <= 1 and
+//! output samples above it, so that a high rate does not multiply the output buffers
+//! (GNU Radio's, whose output multiple is a batch's outputs, and the GPU's).
+int per_input_batch(int batch_size, float rate)
+{
+    if (rate <= 1.0f)
+        return batch_size;
+    return std::max(1, static_cast<int>(batch_size / std::ceil(rate)));
+}
+
+//! `x` as an int, saturated: forecast() and general_work() count inputs for as many
+//! outputs as the scheduler offers, which at low rates exceeds an int.
+int saturated_int(double x)
+{
+    constexpr double most = std::numeric_limits<int>::max();
+    return x >= most ? std::numeric_limits<int>::max() : static_cast<int>(x);
 }
 
 unsigned checked_filter_size(unsigned filter_size)
 {
-    if (filter_size < 1)
-        throw std::invalid_argument("filter_size: must be >= 1, got 0");
-    return filter_size;
+    return checked_count("filter_size", filter_size);
 }
 
 //! The nominal rate as a fraction, for the batch size in output items only.
@@ -72,7 +101,7 @@ pfb_arb_resampler_impl<IO_T>::pfb_arb_resampler_impl(float rate,
       gpu_block<pfb_arb_resampler<IO_T>>(
           device,
           nominal_rate(checked_rate(rate)),
-          checked_batch_size(batch_size),
+          per_input_batch(checked_batch_size(batch_size), rate),
           max_latency,
           backend::make(rate, checked_taps(taps), checked_filter_size(filter_size))),
       d_nfilts(filter_size),
@@ -188,10 +217,11 @@ void pfb_arb_resampler_impl<IO_T>::forecast(int noutput_items,
     const double rr = this->relative_rate();
     const int hist = static_cast<int>(this->history()) - 1;
     const int gr_needed = noutput_items / rr < 1
-                              ? static_cast<int>(rr + hist)
-                              : static_cast<int>(noutput_items / rr + hist);
+                              ? saturated_int(rr + hist)
+                              : saturated_int(noutput_items / rr + hist);
     const auto skip = static_cast<int>(backend::skip(this->d_core));
-    const int wanted = std::max(gr_needed + skip, this->d_core.batch_input_items());
+    const int wanted = std::max(saturated_int(static_cast<double>(gr_needed) + skip),
+                                this->d_core.batch_input_items());
     std::fill(ninput_items_required.begin(), ninput_items_required.end(), wanted);
 }
 
@@ -209,7 +239,9 @@ int pfb_arb_resampler_impl<IO_T>::general_work(int noutput_items,
     }
     block_core& core = this->d_core;
     // gr-filter's call: the outputs at the next floor(noutput / rate) positions.
-    const int nitems = floorf(static_cast<float>(noutput_items) / this->relative_rate());
+    // In float as gr-filter's floorf, but saturated where that would overflow an int.
+    const double wanted = noutput_items / this->relative_rate();
+    const int nitems = saturated_int(floorf(static_cast<float>(std::min(wanted, 1e18))));
     const long avail = ninput_items[0] - (static_cast<long>(this->history()) - 1);
     if (avail <= 0)
         return 0;

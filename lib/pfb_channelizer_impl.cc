@@ -25,9 +25,7 @@ int batch_floor(int noutputs, int rate_ratio)
 
 unsigned checked_numchans(unsigned numchans)
 {
-    if (numchans < 1)
-        throw std::invalid_argument("numchans: must be >= 1, got 0");
-    return numchans;
+    return checked_count("numchans", numchans);
 }
 
 std::vector<int> identity_map(unsigned numchans)

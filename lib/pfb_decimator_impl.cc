@@ -10,12 +10,7 @@ namespace gpufilter {
 
 namespace {
 
-unsigned checked_decim(unsigned decim)
-{
-    if (decim < 1)
-        throw std::invalid_argument("decim: must be >= 1, got 0");
-    return decim;
-}
+unsigned checked_decim(unsigned decim) { return checked_count("decim", decim); }
 
 unsigned checked_channel(unsigned channel, unsigned decim)
 {

@@ -11,12 +11,7 @@ namespace gpufilter {
 
 namespace {
 
-unsigned checked_interp(unsigned interp)
-{
-    if (interp < 1)
-        throw std::invalid_argument("interp: must be >= 1, got 0");
-    return interp;
-}
+unsigned checked_interp(unsigned interp) { return checked_count("interp", interp); }
 
 //! Inputs per transfer: batch_size counts output samples (interp per input), so that a
 //! large interpolation does not multiply the pinned and device memory.
@@ -51,7 +46,7 @@ pfb_interpolator_ccf_impl::pfb_interpolator_ccf_impl(unsigned interp,
           { interp, 1 },
           per_input_batch(checked_batch_size(batch_size), interp),
           max_latency,
-          backend::make(interp, checked_finite_taps(taps))),
+          backend::make(interp, checked_taps(taps))),
       d_interp(interp),
       d_taps(taps)
 {
@@ -63,7 +58,7 @@ pfb_interpolator_ccf_impl::pfb_interpolator_ccf_impl(unsigned interp,
 
 void pfb_interpolator_ccf_impl::set_taps(const std::vector<float>& taps)
 {
-    checked_finite_taps(taps);
+    checked_taps(taps);
     gr::thread::scoped_lock lock(d_setlock);
     d_taps = taps;
     backend::set_taps(d_core, taps);

@@ -14,8 +14,7 @@ namespace {
 
 unsigned checked_numchans(unsigned numchans, bool twox)
 {
-    if (numchans < 1)
-        throw std::invalid_argument("numchans: must be >= 1, got 0");
+    checked_count("numchans", numchans);
     if (twox && numchans % 2 != 0)
         throw std::invalid_argument("numchans: must be even for twox, got " +
                                     std::to_string(numchans));
@@ -73,8 +72,7 @@ pfb_synthesizer_ccf_impl::pfb_synthesizer_ccf_impl(unsigned numchans,
           { numchans, 1 },
           per_input_batch(checked_batch_size(batch_size), numchans),
           max_latency,
-          backend::make(
-              numchans, checked_finite_taps(taps), twox, identity_map(numchans))),
+          backend::make(numchans, checked_taps(taps), twox, identity_map(numchans))),
       d_numchans(numchans),
       d_twox(twox),
       d_taps(taps),
@@ -87,7 +85,7 @@ pfb_synthesizer_ccf_impl::pfb_synthesizer_ccf_impl(unsigned numchans,
 
 void pfb_synthesizer_ccf_impl::set_taps(const std::vector<float>& taps)
 {
-    checked_finite_taps(taps);
+    checked_taps(taps);
     gr::thread::scoped_lock lock(d_setlock);
     d_taps = taps;
     backend::set_taps(d_core, taps);

@@ -4,6 +4,7 @@ range, and a bad argument is one line on stderr ("prog: error: ..."), exit statu
 
 import argparse
 import math
+import os
 
 USAGE_ERROR = 2
 
@@ -94,3 +95,94 @@ def real_list(lo=None, hi=None):
 
     convert.__name__ = "number list"
     return convert
+
+
+def _nearest_folder(path):
+    """The deepest existing ancestor of `path` (os.makedirs' starting point)."""
+    here = os.path.abspath(path)
+    while not os.path.exists(here):
+        here = os.path.dirname(here)
+    return here
+
+
+def input_file(kind=None):
+    """argparse type: a file that exists and can be read; kind="wav": a WAV file."""
+
+    def convert(text):
+        if not os.path.exists(text):
+            raise argparse.ArgumentTypeError(f"'{text}' does not exist")
+        if os.path.isdir(text):
+            raise argparse.ArgumentTypeError(f"'{text}' is a folder, not a file")
+        try:
+            with open(text, "rb") as f:
+                if kind == "wav":
+                    import wave
+                    try:
+                        with wave.open(f) as w:
+                            width, frames = w.getsampwidth(), w.getnframes()
+                    except (wave.Error, EOFError) as e:
+                        raise argparse.ArgumentTypeError(
+                            f"'{text}' is not a PCM WAV file ({e})") from None
+                    if width not in (1, 2, 4):
+                        raise argparse.ArgumentTypeError(
+                            f"'{text}': {8 * width}-bit WAV is not supported "
+                            "(8, 16 or 32-bit PCM)")
+                    if frames == 0:
+                        raise argparse.ArgumentTypeError(f"'{text}' holds no audio")
+        except OSError as e:
+            raise argparse.ArgumentTypeError(
+                f"cannot read '{text}': {e.strerror}") from None
+        return text
+
+    convert.__name__ = "WAV file" if kind == "wav" else "file"
+    return convert
+
+
+def output_file(text):
+    """argparse type: a file to write: not a folder, in a folder that exists and can
+    be written (an existing file there is replaced)."""
+    if os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"'{text}' is a folder, not a file")
+    folder = os.path.dirname(os.path.abspath(text))
+    if not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError(
+            f"folder '{os.path.dirname(text)}' does not exist")
+    if not os.access(folder, os.W_OK):
+        raise argparse.ArgumentTypeError(f"folder '{folder}' is not writable")
+    if os.path.exists(text) and not os.access(text, os.W_OK):
+        raise argparse.ArgumentTypeError(f"'{text}' is not writable")
+    return text
+
+
+output_file.__name__ = "output file"
+
+
+def output_file_made_folders(text):
+    """argparse type: output_file, for an app that makes the missing folders on its
+    path: the nearest existing one must be a writable folder."""
+    if os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"'{text}' is a folder, not a file")
+    output_folder(os.path.dirname(os.path.abspath(text)))
+    if os.path.exists(text) and not os.access(text, os.W_OK):
+        raise argparse.ArgumentTypeError(f"'{text}' is not writable")
+    return text
+
+
+output_file_made_folders.__name__ = "output file"
+
+
+def output_folder(text):
+    """argparse type: a folder to write into, made if missing: not an existing file,
+    and its nearest existing ancestor a writable folder."""
+    if os.path.exists(text) and not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"'{text}' exists and is not a folder")
+    base = _nearest_folder(text)
+    if not os.path.isdir(base):
+        raise argparse.ArgumentTypeError(
+            f"'{base}' is a file, so '{text}' cannot be made")
+    if not os.access(base, os.W_OK):
+        raise argparse.ArgumentTypeError(f"folder '{base}' is not writable")
+    return text
+
+
+output_folder.__name__ = "output folder"

@@ -10,6 +10,8 @@ import importlib.util
 import os
 import subprocess
 import sys
+import tempfile
+import wave
 
 from gnuradio import gr_unittest
 from gnuradio.gpufilter import app_args
@@ -42,6 +44,78 @@ class qa_app_arguments(gr_unittest.TestCase):
             with self.subTest(text=bad):
                 with self.assertRaises(argparse.ArgumentTypeError):
                     app_args.integer_list(1)(bad)
+
+    def test_008_files(self):
+        with tempfile.TemporaryDirectory() as d:
+            text = os.path.join(d, "notes.txt")
+            with open(text, "w") as f:
+                f.write("not audio\n")
+            wav = os.path.join(d, "ok.wav")
+            with wave.open(wav, "wb") as w:
+                w.setnchannels(1)
+                w.setsampwidth(2)
+                w.setframerate(48000)
+                w.writeframes(b"\0\0" * 10)
+            self.assertEqual(app_args.input_file()(text), text)
+            self.assertEqual(app_args.input_file("wav")(wav), wav)
+            self.assertEqual(app_args.output_file(text), text)  # replaced
+            self.assertEqual(app_args.output_folder(os.path.join(d, "a", "b")),
+                             os.path.join(d, "a", "b"))
+            made = os.path.join(d, "new", "x.png")  # the app makes d/new
+            self.assertEqual(app_args.output_file_made_folders(made), made)
+            for convert, arg, message in (
+                    (app_args.input_file(), os.path.join(d, "none"), "does not exist"),
+                    (app_args.input_file(), d, "is a folder"),
+                    (app_args.input_file("wav"), text, "is not a PCM WAV file"),
+                    (app_args.output_file, d, "is a folder"),
+                    (app_args.output_file, os.path.join(d, "no", "x.png"),
+                     "does not exist"),
+                    (app_args.output_folder, text, "exists and is not a folder"),
+                    (app_args.output_file_made_folders, os.path.join(text, "x.png"),
+                     "exists and is not a folder"),
+                    (app_args.output_folder, os.path.join(text, "sub"), "is a file")):
+                with self.subTest(arg=arg, message=message):
+                    with self.assertRaisesRegex(argparse.ArgumentTypeError, message):
+                        convert(arg)
+
+    def test_009_file_options_of_the_receivers(self):
+        """File options are checked with the others: one line naming the option, no
+        traceback, before anything runs."""
+        with tempfile.TemporaryDirectory() as d:
+            text = os.path.join(d, "notes.txt")
+            with open(text, "w") as f:
+                f.write("not audio\n")
+            missing = os.path.join(d, "no", "such")
+            self.check_refused("gpufilter_fm_rx", [
+                (["--band-wav", text], "--band-wav: '" + text + "' is not a PCM WAV"),
+                (["--band-wav", missing], "--band-wav: '" + missing + "' does not exist"),
+                (["--input", missing, "--rate", "1e6"], "--input: '"),
+                (["--wav", os.path.join(missing, "x.wav")], "--wav: folder"),
+                (["--wav", d], "--wav: '" + d + "' is a folder"),
+                (["--benchmark", "--csv", os.path.join(missing, "x.csv")], "--csv:"),
+                (["--plot-from", missing], "--plot-from: '"),
+                (["--plot-from", text, "--plot", os.path.join(d, "x.png")],
+                 "--plot-from: " + text + " is not a CSV"),
+            ])
+            self.check_refused("gpufilter_fm_band_rx", [
+                (["--out", text], "--out: '" + text + "' exists and is not a folder"),
+                (["--plot", os.path.join(missing, "x.png")], "--plot: folder"),
+                (["--input", d, "--rate", "1e6"], "--input: '" + d + "' is a folder"),
+                (["--spacing", "2e3", "--seconds", "0.01"], "--spacing"),
+            ])
+            wav = os.path.join(d, "ok.wav")
+            with wave.open(wav, "wb") as w:
+                w.setnchannels(1)
+                w.setsampwidth(2)
+                w.setframerate(16000)
+                w.writeframes(b"\0\0" * 10)
+            self.check_refused("gpufilter_aec", [
+                (["--far", text, "--mic", text], "--far: '" + text + "' is not a PCM"),
+                (["--far", wav], "--far and --mic go together"),
+                (["--plot-from", text], "--plot-from: " + text + " is not a CSV"),
+                (["--ensemble", "2", "--csv", os.path.join(missing, "x.csv")],
+                 "--csv: folder"),
+            ])
 
     def check_refused(self, app, cases, one_line=True):
         for args, message in cases:
@@ -93,9 +167,8 @@ class qa_app_arguments(gr_unittest.TestCase):
             (["--window", "0"], "--window: 0 is out of range"),
             (["--ensemble", "0"], "--ensemble: 0 is out of range"),
             (["--ensemble", "1.5"], "--ensemble: not an integer"),
-            (["--far", "x.wav"], "--far and --mic go together"),
             (["--far", "/nonexistent.wav", "--mic", "/nonexistent.wav"],
-             "cannot read it as a WAV file"),
+             "--far: '/nonexistent.wav' does not exist"),
             (["--device", "4096", "--seconds", "0.01"], "4096"),
         ])
 

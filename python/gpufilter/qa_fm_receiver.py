@@ -226,12 +226,14 @@ class qa_fm_receiver(gr_unittest.TestCase):
             self.assertNotIn("device buffers", said["host"])
 
     def test_011_app_bad_inputs(self):
+        unknown = os.path.join(self.tmp, "x.iq")  # exists: only its name is wrong
+        with open(unknown, "wb") as f:
+            f.write(bytes(64))
         cases = [
             (["--input", os.path.join(self.tmp, "missing.cf32"), "--rate", "2.4e6"],
              "does not exist"),
             (["--input", self.cf32, "--format", "wav", "--rate", "2.4e6"], "unknown format"),
-            (["--input", os.path.join(self.tmp, "x.iq"), "--rate", "2.4e6"],
-             "cannot tell the format"),
+            (["--input", unknown, "--rate", "2.4e6"], "cannot tell the format"),
             (["--input", self.cf32, "--rate", "2.4e6", "--offset", "1.5e6"],
              "outside the band"),
             (["--offset", "-1.25e6"], "outside the band"),

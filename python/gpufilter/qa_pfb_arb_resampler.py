@@ -13,6 +13,7 @@ from gnuradio import blocks, filter, gpufilter, gr, gr_unittest
 from gnuradio.filter import pfb as gr_pfb
 from gnuradio.gpufilter import pfb
 
+from block_table import run_with_timeout
 from gpu_test_support import (GPU_REQUIRED, gated_source, gpu_count, random_samples,
                               relative_error)
 
@@ -266,6 +267,70 @@ class qa_pfb_arb_resampler(gr_unittest.TestCase):
                     blk.set_phase(ph)
             with self.assertRaisesRegex(ValueError, "taps"):
                 blk.set_taps([])
+
+    def test_extreme_rates_finish_and_match_gr_filter(self):
+        """Rates from 1e-7 to 1e5: the stream finishes (at 1e-6 it once never did: the
+        inputs for the outputs the scheduler offered overflowed an int in forecast()
+        and general_work()), without a batch's worth of outputs per input (from rate
+        ~4000 on, std::bad_alloc), with gr-filter's outputs. At 1e-6 and below
+        gr-filter's own forecast overflows: its scheduler stops it at once with no
+        output ("ninput_items required is -2147483648"), so there ours is checked
+        against the computable outputs: all of them, but those whose 1 / rate inputs
+        (gr-filter's forecast) the stream's end cuts short. Each block in its own
+        flowgraph, under a timeout; a short random pattern repeated, so long inputs
+        cost no Python list."""
+        taps = filter.firdes.low_pass_2(32, 32, 0.4, 0.1, 60)
+        pattern = random_samples(self.rng, 4099, True)
+
+        def run(block, n):
+            tb = gr.top_block()
+            src = blocks.vector_source_c(pattern.tolist(), True)
+            snk = blocks.vector_sink_c()
+            tb.connect(src, blocks.head(gr.sizeof_gr_complex, n), block, snk)
+            run_with_timeout(tb, 60, f"rate {block.relative_rate():g}")
+            return np.array(snk.data())
+
+        for rate, n in ((1e-7, 400_000), (1e-6, 2_100_000), (1e-5, 300_000),
+                        (1e-3, 60_000), (0.7, 20_000), (1.3, 20_000), (100.0, 2_000),
+                        (4000.0, 100), (1e4, 40), (1e5, 8)):
+            msg = f"rate={rate:g}"
+            ours, theirs = make_pair(True, rate, taps, 32)
+            got = run(ours, n)
+            computable = len(positions(rate, 32, len(taps), n))
+            self.assertLessEqual(len(got), computable, msg)
+            # As check_stream: the stream's end may leave gr-filter's forecast short.
+            om = max(int(rate), 32) if rate >= 1 else 1
+            unread = int(om / rate) + 1
+            self.assertGreaterEqual(len(got), computable - math.ceil(unread * rate) - 1,
+                                    msg)
+            if rate < 1e-5:
+                continue
+            want = run(theirs, n)
+            self.assertLessEqual(abs(len(got) - len(want)), int(2 * max(rate, 32)) + 8,
+                                 msg)
+            m = min(len(got), len(want))
+            self.assertGreater(m, 0, msg)
+            self.assertLessEqual(relative_error(got[:m], want[:m]), TOLERANCE, msg)
+
+    def test_rates_beyond_2_to_the_24_are_refused(self):
+        """A rate whose buffers (twice the inputs of one output, or the outputs of one
+        input) exceed 2^24 samples is refused, naming the rate, at make() and
+        set_rate(); 2^-24 and 2^24 themselves are taken."""
+        taps = [0.5] * 64
+        for cls in (gpufilter.pfb_arb_resampler_ccf, gpufilter.pfb_arb_resampler_fff):
+            for rate in (2.0**-25, 1e-9, 2.0**25, 1e9, 1e30):
+                with self.assertRaisesRegex(ValueError, "rate: must be in"):
+                    cls(rate, taps, 32)
+            blk = cls(2.0**-24, taps, 32)
+            cls(2.0**24, [0.5] * 512, 256)
+            with self.assertRaisesRegex(ValueError, "rate: must be in"):
+                blk.set_rate(1e9)
+            # gr-filter's arithmetic bounds the rate by filter_size as well.
+            with self.assertRaisesRegex(ValueError,
+                                        r"rate: must be in \(filter_size / 4e9, 1e5 \* "
+                                        r"filter_size\) = \(8e-09, 3.2e\+06\) for "
+                                        r"filter_size = 32, got 4e\+06"):
+                cls(4e6, taps, 32)
 
     def test_pfb_wrappers_design_taps_as_gr_filter(self):
         for rate in (2.3421, 0.75):

@@ -34,7 +34,7 @@ public:
 
     /*!
      * \param decimation   keep every decimation-th output (>= 1)
-     * \param taps         filter taps (not empty)
+     * \param taps         filter taps (not empty, finite)
      * \param nthreads     gr-filter's FFTW threads (>= 1); unused on the GPU
      * \param device       CUDA device index, device_auto (-1) or device_cpu (-2)
      * \param batch_size   input samples per GPU transfer (>= 1)

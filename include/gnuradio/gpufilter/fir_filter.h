@@ -37,7 +37,7 @@ public:
 
     /*!
      * \param decimation   keep every decimation-th output (>= 1)
-     * \param taps         filter taps (not empty)
+     * \param taps         filter taps (not empty, finite)
      * \param device       CUDA device index, device_auto (-1) or device_cpu (-2)
      * \param batch_size   input samples per GPU transfer, at most (>= 1): the batch at
      *                     full throughput; max_latency bounds the wait for it

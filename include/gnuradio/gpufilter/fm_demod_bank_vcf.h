@@ -35,7 +35,7 @@ public:
      * \param nchan         samples per input item (>= 1)
      * \param channels      the channels to demodulate (each < nchan, at least one)
      * \param decimation    the audio filter's decimation (>= 1)
-     * \param taps          the audio filter's taps (not empty)
+     * \param taps          the audio filter's taps (not empty, finite)
      * \param channel_rate  the channels' sample rate, S/s (> 0)
      * \param deviation     full-scale frequency deviation, Hz (> 0)
      * \param tau           de-emphasis time constant, s (>= 0; 0: none)

@@ -47,7 +47,7 @@ public:
 
     /*!
      * \param decimation     keep every decimation-th output (>= 1)
-     * \param taps           low-pass prototype taps (not empty)
+     * \param taps           low-pass prototype taps (not empty, finite)
      * \param center_freq    frequency shifted down to 0 Hz (Hz)
      * \param sampling_freq  input sample rate (Hz, > 0)
      * \param device         CUDA device index, device_auto (-1) or device_cpu (-2)

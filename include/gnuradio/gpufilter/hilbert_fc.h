@@ -31,7 +31,7 @@ public:
     typedef std::shared_ptr<hilbert_fc> sptr;
 
     /*!
-     * \param ntaps        number of taps (>= 1; made odd as in gr-filter)
+     * \param ntaps        number of taps (>= 2; made odd as in gr-filter)
      * \param window       window of the Hilbert filter design
      * \param param        Kaiser/Exp/Gaussian/Tukey window parameter
      * \param device       CUDA device index, device_auto (-1) or device_cpu (-2)

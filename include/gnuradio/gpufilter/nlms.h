@@ -27,9 +27,9 @@ constexpr int nlms_max_taps = 8192;
  * per filter. On a GPU the filters run at once, sent in groups and chunks of samples
  * that bound the device memory; without a usable device (device_auto), or with
  * device_cpu, on the CPU. Throws std::invalid_argument naming the parameter for
- * ntaps outside [1, nlms_max_taps], a mu that is not finite and > 0, the wrong number
- * of mu values, or an eps that is not finite and > 0; std::out_of_range for a device
- * that does not exist. Returns the device used (an index, or device_cpu).
+ * ntaps outside [1, nlms_max_taps], a mu outside (0, 2] (NLMS diverges beyond 2), the
+ * wrong number of mu values, or an eps that is not finite and > 0; std::out_of_range for
+ * a device that does not exist. Returns the device used (an index, or device_cpu).
  */
 GPUFILTER_API int nlms_batch(const float* x,
                              const float* d,

@@ -35,7 +35,7 @@ public:
 
     /*!
      * \param ntaps        taps per filter, in [1, nlms_max_taps]
-     * \param mu           step size, finite and > 0 (stable for mu < 2; 0.1 to 1 usual)
+     * \param mu           step size in (0, 2] (NLMS diverges beyond 2; 0.1 to 1 usual)
      * \param nfilters     independent filters, the vector length of every port (>= 1)
      * \param eps          regulariser of the normalisation, finite and > 0
      *                     (default nlms_default_eps = 1e-6)
@@ -54,7 +54,7 @@ public:
                      int batch_size = default_batch_size,
                      double max_latency = default_max_latency);
 
-    //! Step size of every filter from the next sample on (finite, > 0).
+    //! Step size of every filter from the next sample on (in (0, 2]).
     virtual void set_mu(double mu) = 0;
     virtual double mu() const = 0;
     //! Filter k's taps now (w[j] multiplies x[n-j]).

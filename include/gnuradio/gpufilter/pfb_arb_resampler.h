@@ -31,11 +31,12 @@ public:
     typedef std::shared_ptr<pfb_arb_resampler<IO_T>> sptr;
 
     /*!
-     * \param rate         resampling rate, output over input (finite, > 0)
+     * \param rate         resampling rate, output over input, in [2^-24, 2^24]
      * \param taps         prototype filter taps at filter_size times the input rate
      * \param filter_size  number of filter arms (>= 1)
      * \param device       CUDA device index, device_auto (-1) or device_cpu (-2)
-     * \param batch_size   input samples per GPU transfer (>= 1)
+     * \param batch_size   samples per GPU transfer (>= 1): input samples at rates up
+     *                     to 1, output samples above (a batch's outputs are bounded)
      * \param max_latency  seconds of input the block may hold before it computes (>= 0,
      *                     default 10 ms): batches shrink to what arrives in that time on
      *                     a live stream; 0 computes whatever has arrived, infinity always
@@ -54,7 +55,7 @@ public:
     virtual std::vector<std::vector<float>> taps() const = 0;
     //! Prints the arms' taps, as gr-filter's print_taps().
     virtual void print_taps() = 0;
-    //! The resampling rate from the next output on (finite, > 0).
+    //! The resampling rate from the next output on (in [2^-24, 2^24]).
     virtual void set_rate(float rate) = 0;
     //! The next output's arm from a phase in [0, 2 pi).
     virtual void set_phase(float ph) = 0;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "cuda_check.h"
 #include "device.h"
+#include "device_diagnosis.h"
 #include "resources.h"
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -22,20 +24,39 @@ bool spin_wait()
     return spin;
 }
 
+static_assert(cuda_error_insufficient_driver == cudaErrorInsufficientDriver);
+static_assert(cuda_error_no_device == cudaErrorNoDevice);
+
+namespace {
+bool driver_loadable()
+{
+    void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (!lib) // not loaded yet by the runtime: can it be?
+        lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return false;
+    dlclose(lib);
+    return true;
+}
+} // namespace
+
 int device_count(std::string* why_none)
 {
-    int n = 0;
-    const cudaError_t err = cudaGetDeviceCount(&n);
-    if (err != cudaSuccess) {
-        cudaGetLastError(); // clear it: no driver is a normal answer here
-        if (why_none)
-            *why_none =
-                std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err);
-        return 0;
+    device_probe probe;
+    const cudaError_t err = cudaGetDeviceCount(&probe.device_count);
+    if (err == cudaSuccess && probe.device_count > 0)
+        return probe.device_count;
+    cudaGetLastError(); // clear it: no driver is a normal answer here
+    if (why_none) {
+        probe.error = err;
+        probe.error_name = cudaGetErrorName(err);
+        probe.error_text = cudaGetErrorString(err);
+        probe.driver_loadable = driver_loadable();
+        cudaDriverGetVersion(&probe.driver_version);
+        cudaRuntimeGetVersion(&probe.runtime_version);
+        *why_none = why_no_device(probe);
     }
-    if (n == 0 && why_none)
-        *why_none = "the CUDA driver reports no device";
-    return n;
+    return err == cudaSuccess ? probe.device_count : 0;
 }
 
 std::string device_name(int device)

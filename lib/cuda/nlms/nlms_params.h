@@ -31,11 +31,15 @@ inline int checked_nlms_nfilters(int nfilters)
     return nfilters;
 }
 
+//! Most step size: NLMS converges in the mean square for 0 < mu < 2 (mu = 2 keeps the
+//! error from growing), and diverges beyond it.
+constexpr double nlms_max_mu = 2.0;
+
 inline float checked_nlms_mu(double mu)
 {
-    if (!(mu > 0.0) || !std::isfinite(mu) || !std::isfinite(static_cast<float>(mu)))
-        throw std::invalid_argument("mu: must be a finite number > 0, got " +
-                                    std::to_string(mu));
+    if (!(mu > 0.0) || !(mu <= nlms_max_mu))
+        throw std::invalid_argument(
+            "mu: must be in (0, 2] (NLMS diverges beyond 2), got " + std::to_string(mu));
     return static_cast<float>(mu);
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "arb_schedule.h"
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace gr {
@@ -33,10 +34,18 @@ arb_rate arb_rate::make(float rate, unsigned filter_size)
     r.int_rate = filter_size;
     // As gr-filter: an unsigned over a float is a float quotient.
     const float q = static_cast<float>(filter_size) / rate;
-    if (!(q < 4.0e9f))
-        throw std::invalid_argument("rate: too small for filter_size");
-    if (!(q > 1.0e-5f)) // outputs per input past ~1e5 * filter_size: no stream
-        throw std::invalid_argument("rate: too large for filter_size");
+    if (!(q < 4.0e9f) || !(q > 1.0e-5f)) { // outputs per input past ~1e5 * filter_size
+        char text[160];
+        std::snprintf(text,
+                      sizeof text,
+                      "rate: must be in (filter_size / 4e9, 1e5 * filter_size) = "
+                      "(%g, %g) for filter_size = %u, got %g",
+                      filter_size / 4.0e9,
+                      1.0e5 * filter_size,
+                      filter_size,
+                      rate);
+        throw std::invalid_argument(text);
+    }
     r.dec_rate = static_cast<unsigned>(std::floor(q));
     r.flt_rate = q - static_cast<float>(r.dec_rate);
     return r;

@@ -13,6 +13,9 @@
 
 namespace py = pybind11;
 
+#include "checked_args.h"
+using namespace gr::gpufilter::bindings;
+
 #include <gnuradio/gpufilter/complex_to_real.h>
 // pydoc.h is automatically generated in the build directory
 #include <complex_to_real_pydoc.h>
@@ -26,8 +29,10 @@ void bind_complex_to_real(py::module& m)
                gr::block,
                gr::basic_block,
                gr::gpufilter::gpu_options,
-               std::shared_ptr<complex_to_real>>(m, "complex_to_real", D(complex_to_real))
-        .def(py::init(&complex_to_real::make),
+               std::shared_ptr<complex_to_real>>
+        cls(m, "complex_to_real", D(complex_to_real));
+    def_init(cls,
+             &complex_to_real::make,
              py::arg("vlen") = 1,
              py::arg("device") = gr::gpufilter::device_auto,
              py::arg("batch_size") = gr::gpufilter::default_batch_size,

@@ -12,6 +12,9 @@
 
 namespace py = pybind11;
 
+#include "checked_args.h"
+using namespace gr::gpufilter::bindings;
+
 #include <gnuradio/gpufilter/device.h>
 // pydoc.h is automatically generated in the build directory
 #include <device_pydoc.h>
@@ -48,12 +51,14 @@ void bind_device(py::module& m)
     m.attr("default_batch_size") = gr::gpufilter::default_batch_size;
     m.attr("default_max_latency") = gr::gpufilter::default_max_latency;
     m.def("cuda_device_count", &gr::gpufilter::cuda_device_count, D(cuda_device_count));
-    m.def("cuda_device_free_memory",
-          &gr::gpufilter::cuda_device_free_memory,
-          py::arg("device"),
-          D(cuda_device_free_memory));
-    m.def("cuda_device_name",
-          &gr::gpufilter::cuda_device_name,
-          py::arg("device"),
-          D(cuda_device_name));
+    def_function(m,
+                 "cuda_device_free_memory",
+                 &gr::gpufilter::cuda_device_free_memory,
+                 py::arg("device"),
+                 D(cuda_device_free_memory));
+    def_function(m,
+                 "cuda_device_name",
+                 &gr::gpufilter::cuda_device_name,
+                 py::arg("device"),
+                 D(cuda_device_name));
 }

@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(fft_filter.h)                                              */
-/* BINDTOOL_HEADER_FILE_HASH(032c8696dfb72b2eaa475580a3b2ca76) */
+/* BINDTOOL_HEADER_FILE_HASH(e311d2550adf3cab1b3f4026848f4d2c) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -14,6 +14,9 @@
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
+
+#include "checked_args.h"
+using namespace gr::gpufilter::bindings;
 
 #include <gnuradio/gpufilter/fft_filter.h>
 // pydoc.h is automatically generated in the build directory
@@ -30,8 +33,10 @@ void bind_fft_filter_template(py::module& m, const char* classname)
                gr::block,
                gr::basic_block,
                gr::gpufilter::gpu_options,
-               std::shared_ptr<block>>(m, classname, D(fft_filter))
-        .def(py::init(&block::make),
+               std::shared_ptr<block>>
+        cls(m, classname, D(fft_filter));
+    def_init(cls,
+             &block::make,
              py::arg("decimation"),
              py::arg("taps"),
              py::arg("nthreads") = 1,
@@ -39,37 +44,40 @@ void bind_fft_filter_template(py::module& m, const char* classname)
              py::arg("batch_size") = gr::gpufilter::default_batch_size,
              py::arg("method") = gr::gpufilter::filter_method::fft,
              py::arg("max_latency") = gr::gpufilter::default_max_latency,
-             D(fft_filter, make))
-        // method by name ("auto", "direct", "fft"), as GRC and scripts may pass it.
-        .def(py::init([](int decimation,
-                         const std::vector<TAP_T>& taps,
-                         int nthreads,
-                         int device,
-                         int batch_size,
-                         const std::string& method,
-                         double max_latency) {
-                 return block::make(decimation,
-                                    taps,
-                                    nthreads,
-                                    device,
-                                    batch_size,
-                                    gr::gpufilter::parse_filter_method(method),
-                                    max_latency);
-             }),
-             py::arg("decimation"),
-             py::arg("taps"),
-             py::arg("nthreads") = 1,
-             py::arg("device") = gr::gpufilter::device_auto,
-             py::arg("batch_size") = gr::gpufilter::default_batch_size,
-             py::arg("method"),
-             py::arg("max_latency") = gr::gpufilter::default_max_latency,
-             D(fft_filter, make))
+             D(fft_filter, make));
+    // method by name ("auto", "direct", "fft"), as GRC and scripts may pass it.
+    def_init_lambda(
+        cls,
+        [](int decimation,
+           const std::vector<TAP_T>& taps,
+           int nthreads,
+           int device,
+           int batch_size,
+           const std::string& method,
+           double max_latency) {
+            return block::make(decimation,
+                               taps,
+                               nthreads,
+                               device,
+                               batch_size,
+                               gr::gpufilter::parse_filter_method(method),
+                               max_latency);
+        },
+        py::arg("decimation"),
+        py::arg("taps"),
+        py::arg("nthreads") = 1,
+        py::arg("device") = gr::gpufilter::device_auto,
+        py::arg("batch_size") = gr::gpufilter::default_batch_size,
+        py::arg("method"),
+        py::arg("max_latency") = gr::gpufilter::default_max_latency,
+        D(fft_filter, make))
         .def("set_taps", &block::set_taps, py::arg("taps"), D(fft_filter, set_taps))
-        .def("taps", &block::taps, D(fft_filter, taps))
-        .def("set_nthreads",
-             &block::set_nthreads,
-             py::arg("n"),
-             D(fft_filter, set_nthreads))
+        .def("taps", &block::taps, D(fft_filter, taps));
+    def_method(cls,
+               "set_nthreads",
+               &block::set_nthreads,
+               py::arg("n"),
+               D(fft_filter, set_nthreads))
         .def("nthreads", &block::nthreads, D(fft_filter, nthreads));
 }
 

@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(fir_filter.h)                                              */
-/* BINDTOOL_HEADER_FILE_HASH(d305a565747fe745df4917fbc47db7d2) */
+/* BINDTOOL_HEADER_FILE_HASH(995a256780f752eddcf93aeacfa2fa00) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -14,6 +14,9 @@
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
+
+#include "checked_args.h"
+using namespace gr::gpufilter::bindings;
 
 #include <gnuradio/gpufilter/fir_filter.h>
 // pydoc.h is automatically generated in the build directory
@@ -30,36 +33,40 @@ void bind_fir_filter_template(py::module& m, const char* classname)
                gr::block,
                gr::basic_block,
                gr::gpufilter::gpu_options,
-               std::shared_ptr<block>>(m, classname, D(fir_filter))
-        .def(py::init(&block::make),
+               std::shared_ptr<block>>
+        cls(m, classname, D(fir_filter));
+    def_init(cls,
+             &block::make,
              py::arg("decimation"),
              py::arg("taps"),
              py::arg("device") = gr::gpufilter::device_auto,
              py::arg("batch_size") = gr::gpufilter::default_batch_size,
              py::arg("method") = gr::gpufilter::filter_method::automatic,
              py::arg("max_latency") = gr::gpufilter::default_max_latency,
-             D(fir_filter, make))
-        // method by name ("auto", "direct", "fft"), as GRC and older scripts pass it.
-        .def(py::init([](int decimation,
-                         const std::vector<TAP_T>& taps,
-                         int device,
-                         int batch_size,
-                         const std::string& method,
-                         double max_latency) {
-                 return block::make(decimation,
-                                    taps,
-                                    device,
-                                    batch_size,
-                                    gr::gpufilter::parse_filter_method(method),
-                                    max_latency);
-             }),
-             py::arg("decimation"),
-             py::arg("taps"),
-             py::arg("device") = gr::gpufilter::device_auto,
-             py::arg("batch_size") = gr::gpufilter::default_batch_size,
-             py::arg("method"),
-             py::arg("max_latency") = gr::gpufilter::default_max_latency,
-             D(fir_filter, make))
+             D(fir_filter, make));
+    // method by name ("auto", "direct", "fft"), as GRC and older scripts pass it.
+    def_init_lambda(
+        cls,
+        [](int decimation,
+           const std::vector<TAP_T>& taps,
+           int device,
+           int batch_size,
+           const std::string& method,
+           double max_latency) {
+            return block::make(decimation,
+                               taps,
+                               device,
+                               batch_size,
+                               gr::gpufilter::parse_filter_method(method),
+                               max_latency);
+        },
+        py::arg("decimation"),
+        py::arg("taps"),
+        py::arg("device") = gr::gpufilter::device_auto,
+        py::arg("batch_size") = gr::gpufilter::default_batch_size,
+        py::arg("method"),
+        py::arg("max_latency") = gr::gpufilter::default_max_latency,
+        D(fir_filter, make))
         .def("set_taps", &block::set_taps, py::arg("taps"), D(fir_filter, set_taps))
         .def("taps", &block::taps, D(fir_filter, taps));
 }

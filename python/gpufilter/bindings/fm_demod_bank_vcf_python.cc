@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(fm_demod_bank_vcf.h)                                       */
-/* BINDTOOL_HEADER_FILE_HASH(f4dc0fce4a5375191942d703de223211) */
+/* BINDTOOL_HEADER_FILE_HASH(876b319cbbb828947efa5bedbfce17ec) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -34,29 +34,10 @@ void bind_fm_demod_bank_vcf(py::module& m)
                gr::block,
                gr::basic_block,
                gr::gpufilter::gpu_options,
-               std::shared_ptr<fm_demod_bank_vcf>>(
-        m, "fm_demod_bank_vcf", D(fm_demod_bank_vcf))
-        .def(py::init([](int nchan,
-                         const std::vector<int>& channels,
-                         int decimation,
-                         const std::vector<float>& taps,
-                         double channel_rate,
-                         double deviation,
-                         double tau,
-                         int device,
-                         int batch_size,
-                         double max_latency) {
-                 return fm_demod_bank_vcf::make(checked_count("nchan", nchan),
-                                                checked_indices("channels", channels),
-                                                checked_count("decimation", decimation),
-                                                taps,
-                                                channel_rate,
-                                                deviation,
-                                                tau,
-                                                device,
-                                                batch_size,
-                                                max_latency);
-             }),
+               std::shared_ptr<fm_demod_bank_vcf>>
+        cls(m, "fm_demod_bank_vcf", D(fm_demod_bank_vcf));
+    def_init(cls,
+             &fm_demod_bank_vcf::make,
              py::arg("nchan"),
              py::arg("channels"),
              py::arg("decimation"),

@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(freq_xlating_fir_filter.h)                                 */
-/* BINDTOOL_HEADER_FILE_HASH(fcca5ca46ff1ad1d630bba6a2c8f3a9d) */
+/* BINDTOOL_HEADER_FILE_HASH(5cde43a0a3b521de199e96957101f711) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -14,6 +14,9 @@
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
+
+#include "checked_args.h"
+using namespace gr::gpufilter::bindings;
 
 #include <gnuradio/gpufilter/freq_xlating_fir_filter.h>
 // pydoc.h is automatically generated in the build directory
@@ -30,8 +33,10 @@ void bind_freq_xlating_fir_filter_template(py::module& m, const char* classname)
                gr::block,
                gr::basic_block,
                gr::gpufilter::gpu_options,
-               std::shared_ptr<block>>(m, classname, D(freq_xlating_fir_filter))
-        .def(py::init(&block::make),
+               std::shared_ptr<block>>
+        cls(m, classname, D(freq_xlating_fir_filter));
+    def_init(cls,
+             &block::make,
              py::arg("decimation"),
              py::arg("taps"),
              py::arg("center_freq"),

@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(hilbert_fc.h)                                              */
-/* BINDTOOL_HEADER_FILE_HASH(66058f83e9a225b3df998aa474948699) */
+/* BINDTOOL_HEADER_FILE_HASH(47b2135d19a85a903d1a0a886ccf26fc) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -14,6 +14,9 @@
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
+
+#include "checked_args.h"
+using namespace gr::gpufilter::bindings;
 
 #include <gnuradio/gpufilter/hilbert_fc.h>
 // pydoc.h is automatically generated in the build directory
@@ -29,8 +32,10 @@ void bind_hilbert_fc(py::module& m)
                gr::block,
                gr::basic_block,
                gr::gpufilter::gpu_options,
-               std::shared_ptr<hilbert_fc>>(m, "hilbert_fc", D(hilbert_fc))
-        .def(py::init(&hilbert_fc::make),
+               std::shared_ptr<hilbert_fc>>
+        cls(m, "hilbert_fc", D(hilbert_fc));
+    def_init(cls,
+             &hilbert_fc::make,
              py::arg("ntaps"),
              py::arg("window") = gr::fft::window::win_type::WIN_HAMMING,
              py::arg("param") = 6.76,

@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(nlms.h)                                                    */
-/* BINDTOOL_HEADER_FILE_HASH(04e30fa97e50e6de83c8437d67a4ddcb) */
+/* BINDTOOL_HEADER_FILE_HASH(9b4f9110c30f220c358d9660d345baa3) */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -14,6 +14,9 @@
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
+
+#include "checked_args.h"
+using namespace gr::gpufilter::bindings;
 
 #include <gnuradio/gpufilter/nlms.h>
 // pydoc.h is automatically generated in the build directory
@@ -77,13 +80,14 @@ void bind_nlms(py::module& m)
 {
     m.attr("nlms_default_eps") = gr::gpufilter::nlms_default_eps;
     m.attr("nlms_max_taps") = gr::gpufilter::nlms_max_taps;
-    m.def("nlms_batch",
-          &nlms_batch_py,
-          py::arg("x"),
-          py::arg("d"),
-          py::arg("ntaps"),
-          py::arg("mu"),
-          py::arg("eps") = gr::gpufilter::nlms_default_eps,
-          py::arg("device") = gr::gpufilter::device_auto,
-          D(nlms_batch));
+    def_function(m,
+                 "nlms_batch",
+                 &nlms_batch_py,
+                 py::arg("x"),
+                 py::arg("d"),
+                 py::arg("ntaps"),
+                 py::arg("mu"),
+                 py::arg("eps") = gr::gpufilter::nlms_default_eps,
+                 py::arg("device") = gr::gpufilter::device_auto,
+                 D(nlms_batch));
 }

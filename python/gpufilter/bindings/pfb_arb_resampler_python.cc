@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(pfb_arb_resampler.h) */
-/* BINDTOOL_HEADER_FILE_HASH(b94f42f63a7a8d0e93a4a20e98b3072a) */
+/* BINDTOOL_HEADER_FILE_HASH(ecfad12554e435e1e6a13f2110b1857f) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -35,20 +35,10 @@ void bind_pfb_arb_resampler_template(py::module& m, const char* classname)
                gr::block,
                gr::basic_block,
                gr::gpufilter::gpu_options,
-               std::shared_ptr<block>>(m, classname, D(pfb_arb_resampler))
-        .def(py::init([](float rate,
-                         const std::vector<float>& taps,
-                         int filter_size,
-                         int device,
-                         int batch_size,
-                         double max_latency) {
-                 return block::make(rate,
-                                    taps,
-                                    checked_count("filter_size", filter_size),
-                                    device,
-                                    batch_size,
-                                    max_latency);
-             }),
+               std::shared_ptr<block>>
+        cls(m, classname, D(pfb_arb_resampler));
+    def_init(cls,
+             &block::make,
              py::arg("rate"),
              py::arg("taps"),
              py::arg("filter_size") = 32,

@@ -35,21 +35,10 @@ void bind_pfb_channelizer_ccf(py::module& m)
                gr::block,
                gr::basic_block,
                gr::gpufilter::gpu_options,
-               std::shared_ptr<pfb_channelizer_ccf>>(
-        m, "pfb_channelizer_ccf", D(pfb_channelizer_ccf))
-        .def(py::init([](int numchans,
-                         const std::vector<float>& taps,
-                         float oversample_rate,
-                         int device,
-                         int batch_size,
-                         double max_latency) {
-                 return pfb_channelizer_ccf::make(checked_count("numchans", numchans),
-                                                  taps,
-                                                  oversample_rate,
-                                                  device,
-                                                  batch_size,
-                                                  max_latency);
-             }),
+               std::shared_ptr<pfb_channelizer_ccf>>
+        cls(m, "pfb_channelizer_ccf", D(pfb_channelizer_ccf));
+    def_init(cls,
+             &pfb_channelizer_ccf::make,
              py::arg("numchans"),
              py::arg("taps"),
              py::arg("oversample_rate") = 1.0f,
@@ -61,11 +50,12 @@ void bind_pfb_channelizer_ccf(py::module& m)
              &pfb_channelizer_ccf::set_taps,
              py::arg("taps"),
              D(pfb_channelizer_ccf, set_taps))
-        .def("taps", &pfb_channelizer_ccf::taps, D(pfb_channelizer_ccf, taps))
-        .def("set_channel_map",
-             &pfb_channelizer_ccf::set_channel_map,
-             py::arg("map"),
-             D(pfb_channelizer_ccf, set_channel_map))
+        .def("taps", &pfb_channelizer_ccf::taps, D(pfb_channelizer_ccf, taps));
+    def_method(cls,
+               "set_channel_map",
+               &pfb_channelizer_ccf::set_channel_map,
+               py::arg("map"),
+               D(pfb_channelizer_ccf, set_channel_map))
         .def("channel_map",
              &pfb_channelizer_ccf::channel_map,
              D(pfb_channelizer_ccf, channel_map));

@@ -35,23 +35,10 @@ void bind_pfb_channelizer_vcf(py::module& m)
                gr::block,
                gr::basic_block,
                gr::gpufilter::gpu_options,
-               std::shared_ptr<pfb_channelizer_vcf>>(
-        m, "pfb_channelizer_vcf", D(pfb_channelizer_vcf))
-        .def(py::init([](int numchans,
-                         const std::vector<float>& taps,
-                         float oversample_rate,
-                         const std::string& input_format,
-                         int device,
-                         int batch_size,
-                         double max_latency) {
-                 return pfb_channelizer_vcf::make(checked_count("numchans", numchans),
-                                                  taps,
-                                                  oversample_rate,
-                                                  input_format,
-                                                  device,
-                                                  batch_size,
-                                                  max_latency);
-             }),
+               std::shared_ptr<pfb_channelizer_vcf>>
+        cls(m, "pfb_channelizer_vcf", D(pfb_channelizer_vcf));
+    def_init(cls,
+             &pfb_channelizer_vcf::make,
              py::arg("numchans"),
              py::arg("taps"),
              py::arg("oversample_rate") = 1.0f,

@@ -35,25 +35,10 @@ void bind_pfb_decimator_ccf(py::module& m)
                gr::block,
                gr::basic_block,
                gr::gpufilter::gpu_options,
-               std::shared_ptr<pfb_decimator_ccf>>(
-        m, "pfb_decimator_ccf", D(pfb_decimator_ccf))
-        .def(py::init([](int decim,
-                         const std::vector<float>& taps,
-                         int channel,
-                         bool use_fft_rotator,
-                         bool use_fft_filters,
-                         int device,
-                         int batch_size,
-                         double max_latency) {
-                 return pfb_decimator_ccf::make(checked_count("decim", decim),
-                                                taps,
-                                                checked_index("channel", channel),
-                                                use_fft_rotator,
-                                                use_fft_filters,
-                                                device,
-                                                batch_size,
-                                                max_latency);
-             }),
+               std::shared_ptr<pfb_decimator_ccf>>
+        cls(m, "pfb_decimator_ccf", D(pfb_decimator_ccf));
+    def_init(cls,
+             &pfb_decimator_ccf::make,
              py::arg("decim"),
              py::arg("taps"),
              py::arg("channel"),
@@ -67,13 +52,11 @@ void bind_pfb_decimator_ccf(py::module& m)
              &pfb_decimator_ccf::set_taps,
              py::arg("taps"),
              D(pfb_decimator_ccf, set_taps))
-        .def("taps", &pfb_decimator_ccf::taps, D(pfb_decimator_ccf, taps))
-        .def(
-            "set_channel",
-            [](pfb_decimator_ccf& self, int channel) {
-                self.set_channel(checked_index("channel", channel));
-            },
-            py::arg("channel"),
-            D(pfb_decimator_ccf, set_channel))
+        .def("taps", &pfb_decimator_ccf::taps, D(pfb_decimator_ccf, taps));
+    def_method(cls,
+               "set_channel",
+               &pfb_decimator_ccf::set_channel,
+               py::arg("channel"),
+               D(pfb_decimator_ccf, set_channel))
         .def("channel", &pfb_decimator_ccf::channel, D(pfb_decimator_ccf, channel));
 }

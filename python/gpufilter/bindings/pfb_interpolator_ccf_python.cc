@@ -35,19 +35,10 @@ void bind_pfb_interpolator_ccf(py::module& m)
                gr::block,
                gr::basic_block,
                gr::gpufilter::gpu_options,
-               std::shared_ptr<pfb_interpolator_ccf>>(
-        m, "pfb_interpolator_ccf", D(pfb_interpolator_ccf))
-        .def(py::init([](int interp,
-                         const std::vector<float>& taps,
-                         int device,
-                         int batch_size,
-                         double max_latency) {
-                 return pfb_interpolator_ccf::make(checked_count("interp", interp),
-                                                   taps,
-                                                   device,
-                                                   batch_size,
-                                                   max_latency);
-             }),
+               std::shared_ptr<pfb_interpolator_ccf>>
+        cls(m, "pfb_interpolator_ccf", D(pfb_interpolator_ccf));
+    def_init(cls,
+             &pfb_interpolator_ccf::make,
              py::arg("interp"),
              py::arg("taps"),
              py::arg("device") = gr::gpufilter::device_auto,

@@ -35,21 +35,10 @@ void bind_pfb_synthesizer_ccf(py::module& m)
                gr::block,
                gr::basic_block,
                gr::gpufilter::gpu_options,
-               std::shared_ptr<pfb_synthesizer_ccf>>(
-        m, "pfb_synthesizer_ccf", D(pfb_synthesizer_ccf))
-        .def(py::init([](int numchans,
-                         const std::vector<float>& taps,
-                         bool twox,
-                         int device,
-                         int batch_size,
-                         double max_latency) {
-                 return pfb_synthesizer_ccf::make(checked_count("numchans", numchans),
-                                                  taps,
-                                                  twox,
-                                                  device,
-                                                  batch_size,
-                                                  max_latency);
-             }),
+               std::shared_ptr<pfb_synthesizer_ccf>>
+        cls(m, "pfb_synthesizer_ccf", D(pfb_synthesizer_ccf));
+    def_init(cls,
+             &pfb_synthesizer_ccf::make,
              py::arg("numchans"),
              py::arg("taps"),
              py::arg("twox") = false,
@@ -61,11 +50,12 @@ void bind_pfb_synthesizer_ccf(py::module& m)
              &pfb_synthesizer_ccf::set_taps,
              py::arg("taps"),
              D(pfb_synthesizer_ccf, set_taps))
-        .def("taps", &pfb_synthesizer_ccf::taps, D(pfb_synthesizer_ccf, taps))
-        .def("set_channel_map",
-             &pfb_synthesizer_ccf::set_channel_map,
-             py::arg("map"),
-             D(pfb_synthesizer_ccf, set_channel_map))
+        .def("taps", &pfb_synthesizer_ccf::taps, D(pfb_synthesizer_ccf, taps));
+    def_method(cls,
+               "set_channel_map",
+               &pfb_synthesizer_ccf::set_channel_map,
+               py::arg("map"),
+               D(pfb_synthesizer_ccf, set_channel_map))
         .def("channel_map",
              &pfb_synthesizer_ccf::channel_map,
              D(pfb_synthesizer_ccf, channel_map));

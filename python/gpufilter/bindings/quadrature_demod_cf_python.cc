@@ -13,6 +13,9 @@
 
 namespace py = pybind11;
 
+#include "checked_args.h"
+using namespace gr::gpufilter::bindings;
+
 #include <gnuradio/gpufilter/quadrature_demod_cf.h>
 // pydoc.h is automatically generated in the build directory
 #include <quadrature_demod_cf_pydoc.h>
@@ -26,9 +29,10 @@ void bind_quadrature_demod_cf(py::module& m)
                gr::block,
                gr::basic_block,
                gr::gpufilter::gpu_options,
-               std::shared_ptr<quadrature_demod_cf>>(
-        m, "quadrature_demod_cf", D(quadrature_demod_cf))
-        .def(py::init(&quadrature_demod_cf::make),
+               std::shared_ptr<quadrature_demod_cf>>
+        cls(m, "quadrature_demod_cf", D(quadrature_demod_cf));
+    def_init(cls,
+             &quadrature_demod_cf::make,
              py::arg("gain"),
              py::arg("device") = gr::gpufilter::device_auto,
              py::arg("batch_size") = gr::gpufilter::default_batch_size,

@@ -15,7 +15,7 @@ static const char* __doc_gr_gpufilter_fft_filter_make = R"doc(Make a GPU FFT fil
 
 Args:
     decimation: keep every decimation-th output (>= 1)
-    taps: filter taps (not empty)
+    taps: filter taps (not empty, finite)
     nthreads: gr-filter's FFTW threads (>= 1); unused on the GPU
     device: CUDA device index, device_auto (-1: first GPU, else CPU) or device_cpu (-2)
     batch_size: input samples per GPU transfer (>= 1); the largest batch (throughput)

@@ -16,7 +16,7 @@ static const char* __doc_gr_gpufilter_fir_filter_make = R"doc(Make a GPU FIR fil
 
 Args:
     decimation: keep every decimation-th output (>= 1)
-    taps: filter taps (not empty)
+    taps: filter taps (not empty, finite)
     device: CUDA device index, device_auto (-1: first GPU, else CPU) or device_cpu (-2)
     batch_size: input samples per GPU transfer (>= 1); the largest batch (throughput)
     method: "auto" (the faster algorithm for these taps, from the measured

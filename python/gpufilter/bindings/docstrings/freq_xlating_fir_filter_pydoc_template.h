@@ -23,7 +23,7 @@ static const char* __doc_gr_gpufilter_freq_xlating_fir_filter_make =
 
 Args:
     decimation: keep every decimation-th output (>= 1)
-    taps: low-pass prototype taps (not empty)
+    taps: low-pass prototype taps (not empty, finite)
     center_freq: frequency shifted down to 0 Hz (Hz)
     sampling_freq: input sample rate (Hz, > 0)
     device: CUDA device index, device_auto (-1: first GPU, else CPU) or device_cpu (-2)

@@ -16,7 +16,7 @@ static const char* __doc_gr_gpufilter_hilbert_fc_make =
     R"doc(Make a GPU Hilbert transformer.
 
 Args:
-    ntaps: number of taps (>= 1; an even count is made odd, as in gr-filter)
+    ntaps: number of taps (>= 2; an even count is made odd, as in gr-filter)
     window: window of the Hilbert filter design (fft.window.WIN_*)
     param: Kaiser/Exp/Gaussian/Tukey window parameter
     device: CUDA device index, device_auto (-1: first GPU, else CPU) or device_cpu (-2)

@@ -21,7 +21,7 @@ static const char* __doc_gr_gpufilter_nlms_filter_ff_make =
 
 Args:
     ntaps: taps per filter, in [1, nlms_max_taps = 8192]
-    mu: step size, finite and > 0 (stable for mu < 2; 0.1 to 1 is usual)
+    mu: step size in (0, 2] (NLMS diverges beyond 2; 0.1 to 1 is usual)
     nfilters: independent filters, the vector length of every port (>= 1)
     eps: regulariser of the normalisation, finite and > 0 (default nlms_default_eps = 1e-6)
     device: CUDA device index, device_auto (-1: first GPU, else CPU) or device_cpu (-2)
@@ -32,7 +32,7 @@ Args:
         float("inf") always whole batches)doc";
 
 static const char* __doc_gr_gpufilter_nlms_filter_ff_set_mu =
-    R"doc(Step size of every filter from the next sample on (finite, > 0).)doc";
+    R"doc(Step size of every filter from the next sample on (in (0, 2]).)doc";
 static const char* __doc_gr_gpufilter_nlms_filter_ff_mu = R"doc(The step size.)doc";
 static const char* __doc_gr_gpufilter_nlms_filter_ff_taps =
     R"doc(Filter k's taps now (w[j] multiplies x[n-j]).)doc";

@@ -17,11 +17,12 @@ static const char* __doc_gr_gpufilter_pfb_arb_resampler_make =
     R"doc(Make a GPU arbitrary resampler.
 
 Args:
-    rate: resampling rate, output over input (a finite number > 0)
+    rate: resampling rate, output over input, in [2^-24, 2^24]
     taps: prototype filter taps, designed at filter_size times the input rate
     filter_size: number of filter arms (>= 1); more arms, less interpolation noise
     device: CUDA device index, device_auto (-1: first GPU, else CPU) or device_cpu (-2)
-    batch_size: input samples per GPU transfer (>= 1); the largest batch (throughput)
+    batch_size: samples per GPU transfer (>= 1; input samples at rates up to 1, output
+        samples above); the largest batch (throughput)
     max_latency: seconds of input the block may hold before it computes (>= 0,
         default default_max_latency = 0.01): batches shrink to what arrives in that
         time on a live stream; 0 computes whatever has arrived (as gr-filter),
@@ -37,7 +38,7 @@ static const char* __doc_gr_gpufilter_pfb_arb_resampler_print_taps =
     R"doc(Prints the arms' taps.)doc";
 
 static const char* __doc_gr_gpufilter_pfb_arb_resampler_set_rate =
-    R"doc(The resampling rate from the next output on (a finite number > 0).)doc";
+    R"doc(The resampling rate from the next output on (in [2^-24, 2^24]).)doc";
 
 static const char* __doc_gr_gpufilter_pfb_arb_resampler_set_phase =
     R"doc(Sets the next output's arm from a phase in [0, 2 pi).)doc";
