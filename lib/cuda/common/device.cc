@@ -3,8 +3,6 @@
 #include "device.h"
 #include "resources.h"
 #include <cuda_runtime_api.h>
-#include <cstdlib>
-#include <cstring>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -12,15 +10,6 @@
 namespace gr {
 namespace gpufilter {
 namespace cuda {
-
-bool spin_wait()
-{
-    static const bool spin = [] {
-        const char* v = std::getenv("GPUFILTER_SPIN_WAIT");
-        return v && std::strcmp(v, "1") == 0;
-    }();
-    return spin;
-}
 
 int device_count(std::string* why_none)
 {
