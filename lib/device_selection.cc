@@ -2,9 +2,12 @@
 #include "cuda/common/device.h"
 #include "cuda/fir/fir_tuning.h"
 #include "device_selection.h"
+#include "gr_version.h"
+#include <gnuradio/constants.h>
 #include <gnuradio/gpufilter/device.h>
 #include <atomic>
 #include <cstdlib>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -42,6 +45,22 @@ host_transfer get_host_transfer() { return s_host_transfer; }
 void set_device_buffers(bool on) { s_device_buffers = on; }
 
 bool get_device_buffers() { return s_device_buffers; }
+
+bool runtime_supports_device_buffers(const gr::logger_ptr& logger)
+{
+    static const std::string s_version = gr::version();
+    static const bool s_supported = device_buffers_supported(s_version);
+    if (!s_supported) {
+        static std::once_flag s_warned;
+        std::call_once(s_warned, [&] {
+            logger->warn("GNU Radio {} runs custom buffers with known freezes (fixed in "
+                         "3.10.2): GPU blocks move their samples through host buffers "
+                         "instead of device memory. Results are the same.",
+                         s_version);
+        });
+    }
+    return s_supported;
+}
 
 int cuda_device_count() { return cuda::device_count(); }
 
