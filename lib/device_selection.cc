@@ -21,6 +21,7 @@ bool gpu_required()
     return v && std::string(v) == "1";
 }
 std::atomic<host_transfer> s_host_transfer{ host_transfer::dma_in_place };
+std::atomic<filter_method> s_default_filter_method{ filter_method::automatic };
 // On: chains of GPU blocks keep their samples in device memory (docs/architecture.md,
 // "Device buffers"); off is for measurement, and the escape hatch.
 std::atomic<bool> s_device_buffers{ true };
@@ -37,6 +38,10 @@ filter_method parse_filter_method(const std::string& name)
         return filter_method::automatic;
     }
 }
+
+void set_default_filter_method(filter_method method) { s_default_filter_method = method; }
+
+filter_method get_default_filter_method() { return s_default_filter_method; }
 
 void set_host_transfer(host_transfer mode) { s_host_transfer = mode; }
 
