@@ -55,8 +55,9 @@ block_core::block_core(gr::block& block,
     testing::register_core(d_block.unique_id(), this);
     // Read once, when the block is made: its ports' buffer types are fixed from here.
     // Never on the CPU fallback (where the test suite may emulate them).
-    d_device_buffers =
-        get_device_buffers() && (d_gpu || device_buffer::emulation_for_tests());
+    d_device_buffers = get_device_buffers() &&
+                       (d_gpu || device_buffer::emulation_for_tests()) &&
+                       runtime_supports_device_buffers(d_logger);
     d_account->device = d_gpu ? d_device : cuda::ring_memory::emulated;
     d_account->device_buffers = d_device_buffers;
 }

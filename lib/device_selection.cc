@@ -2,9 +2,12 @@
 #include "cuda/common/device.h"
 #include "cuda/fir/fir_tuning.h"
 #include "device_selection.h"
+#include "gr_version.h"
+#include <gnuradio/constants.h>
 #include <gnuradio/gpufilter/device.h>
 #include <atomic>
 #include <cstdlib>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -18,6 +21,7 @@ bool gpu_required()
     return v && std::string(v) == "1";
 }
 std::atomic<host_transfer> s_host_transfer{ host_transfer::dma_in_place };
+std::atomic<filter_method> s_default_filter_method{ filter_method::automatic };
 // On: chains of GPU blocks keep their samples in device memory (docs/architecture.md,
 // "Device buffers"); off is for measurement, and the escape hatch.
 std::atomic<bool> s_device_buffers{ true };
@@ -35,6 +39,10 @@ filter_method parse_filter_method(const std::string& name)
     }
 }
 
+void set_default_filter_method(filter_method method) { s_default_filter_method = method; }
+
+filter_method get_default_filter_method() { return s_default_filter_method; }
+
 void set_host_transfer(host_transfer mode) { s_host_transfer = mode; }
 
 host_transfer get_host_transfer() { return s_host_transfer; }
@@ -42,6 +50,22 @@ host_transfer get_host_transfer() { return s_host_transfer; }
 void set_device_buffers(bool on) { s_device_buffers = on; }
 
 bool get_device_buffers() { return s_device_buffers; }
+
+bool runtime_supports_device_buffers(const gr::logger_ptr& logger)
+{
+    static const std::string s_version = gr::version();
+    static const bool s_supported = device_buffers_supported(s_version);
+    if (!s_supported) {
+        static std::once_flag s_warned;
+        std::call_once(s_warned, [&] {
+            logger->warn("GNU Radio {} runs custom buffers with known freezes (fixed in "
+                         "3.10.2): GPU blocks move their samples through host buffers "
+                         "instead of device memory. Results are the same.",
+                         s_version);
+        });
+    }
+    return s_supported;
+}
 
 int cuda_device_count() { return cuda::device_count(); }
 

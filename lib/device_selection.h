@@ -15,6 +15,13 @@ namespace gpufilter {
  */
 int select_device(int requested, const gr::logger_ptr& logger);
 
+/*!
+ * Whether the GNU Radio runtime this process runs (gr::version(), read at run time)
+ * can carry device buffers (device_buffers_supported, gr_version.h). When it cannot,
+ * the first call warns once on `logger` that GPU blocks use host buffers.
+ */
+bool runtime_supports_device_buffers(const gr::logger_ptr& logger);
+
 } // namespace gpufilter
 } // namespace gr
 

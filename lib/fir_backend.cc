@@ -12,6 +12,8 @@ namespace gpufilter {
 namespace {
 cuda::fir_method engine_method(filter_method m)
 {
+    if (m == filter_method::automatic)
+        m = get_default_filter_method();
     switch (m) {
     case filter_method::direct:
         return cuda::fir_method::direct;

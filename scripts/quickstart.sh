@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# Build gr-gpufilter from this checkout and run its demo or its tests, on Debian 12
-# with GNU Radio 3.10 from Debian and a CUDA toolkit in /usr/local/cuda.
+# Build gr-gpufilter from this checkout and run its demo or its tests, on Debian 12 or
+# 13 with GNU Radio 3.10 from Debian and a CUDA toolkit in /usr/local/cuda.
 #
 #   scripts/quickstart.sh demo [receiver options]  build, then the FM receiver
 #                                                (apps/gpufilter_fm_rx) on the built-in
@@ -55,14 +55,17 @@ jobs=${JOBS:-$(nproc)}
 # GNU Radio's Python modules live in the system Python, whatever `python3` is on PATH.
 python=/usr/bin/python3
 
-# Debian 12 packages: build tools, GNU Radio (headers, cmake files, Python modules,
-# grcc), pybind11 and pygccxml/castxml for GNU Radio's binding checks, GoogleTest,
-# clang-format for the lint step, matplotlib for plots.
+# Packages of Debian 12 and 13 alike: build tools (git also lists the files the lint
+# checks), GNU Radio (headers, cmake files, Python modules, grcc), pybind11 and
+# pygccxml/castxml for GNU Radio's binding checks, GoogleTest, matplotlib for plots,
+# hypothesis for the property tests, xz-utils for gpu_host_check.sh's bundle (tar -J),
+# and python3-venv with ca-certificates for the lint, which installs its pinned
+# clang-format from PyPI into the build tree (scripts/check_format.sh).
 packages=(
-    cmake g++ make pkg-config git
+    cmake g++ make pkg-config git xz-utils ca-certificates
     gnuradio gnuradio-dev
     pybind11-dev python3-pybind11 python3-numpy python3-pygccxml castxml
-    libgtest-dev clang-format python3-matplotlib python3-hypothesis
+    libgtest-dev python3-matplotlib python3-hypothesis python3-venv
 )
 # GNU Radio Companion's window: GTK 3 through GObject introspection. Debian's gnuradio
 # package does not depend on gir1.2-gtk-3.0, so a GNU Radio installed without it
@@ -74,7 +77,13 @@ display: run this in a desktop session (or with ssh -X), where DISPLAY is set"
 fi
 
 step "Checking Debian packages"
-[[ -r /etc/debian_version ]] || die "this script is for Debian 12 (no /etc/debian_version)"
+[[ -r /etc/debian_version ]] ||
+    die "this script is for Debian 12 or 13 (no /etc/debian_version)"
+debian_version=$(cat /etc/debian_version)
+case "$debian_version" in
+12.* | 13.*) echo "Debian $debian_version" ;;
+*) echo "Debian $debian_version: only 12 and 13 are tested; trying anyway" ;;
+esac
 missing=()
 for p in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$'; then

@@ -154,6 +154,26 @@ class qa_fir_filter(gr_unittest.TestCase):
                         relative_error(got.data(), want.data()), tolerance,
                         f"{name} {method} D={decimation}")
 
+    def test_default_method_forces_automatic_blocks_only(self):
+        # The module-wide default replaces `automatic` in blocks made afterwards; a
+        # block made with its own method keeps it. Restored whatever happens.
+        self.assertEqual(gpufilter.get_default_filter_method(),
+                         gpufilter.filter_method.automatic)
+        try:
+            gpufilter.set_default_filter_method(gpufilter.filter_method.fft)
+            self.assertEqual(gpufilter.get_default_filter_method(),
+                             gpufilter.filter_method.fft)
+            if gpu_count() == 0:
+                return
+            taps = self.taps_for("ccf", 8)  # automatic would take the direct form
+            self.assertEqual(gpufilter.fir_filter_ccf(1, taps).fir_method(), "fft")
+            self.assertEqual(
+                gpufilter.fir_filter_ccf(1, taps, method="direct").fir_method(), "direct")
+        finally:
+            gpufilter.set_default_filter_method(gpufilter.filter_method.automatic)
+        self.assertEqual(gpufilter.fir_filter_ccf(1, [1.0] * 8).fir_method(),
+                         "cpu" if gpu_count() == 0 else "direct")
+
     def test_gpu_blocks_sharing_buffers(self):
         # One buffer feeds three GPU filters of different lengths, and one filter feeds
         # another: each page-locks the buffers it copies from, and blocks stop at

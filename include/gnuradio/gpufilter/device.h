@@ -44,6 +44,13 @@ enum class filter_method { automatic, direct, fft };
 //! `method` otherwise. The one parser of method names (Python, GRC, apps).
 GPUFILTER_API filter_method parse_filter_method(const std::string& name);
 
+//! The algorithm of FIR filter blocks made afterwards with method automatic:
+//! automatic (the default: the measured crossover), or direct or fft for every such
+//! block, to compare the two on a machine without changing a flowgraph. A block made
+//! with direct or fft keeps its own.
+GPUFILTER_API void set_default_filter_method(filter_method method);
+GPUFILTER_API filter_method get_default_filter_method();
+
 //! How GPU blocks move samples between GNU Radio's buffers and the GPU.
 //! dma_in_place (the default): GNU Radio's buffers are page-locked when a flowgraph
 //! starts and copied by DMA where they are. pinned_staging: through each block's own

@@ -5,8 +5,6 @@
 #include "resources.h"
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
-#include <cstdlib>
-#include <cstring>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -14,15 +12,6 @@
 namespace gr {
 namespace gpufilter {
 namespace cuda {
-
-bool spin_wait()
-{
-    static const bool spin = [] {
-        const char* v = std::getenv("GPUFILTER_SPIN_WAIT");
-        return v && std::strcmp(v, "1") == 0;
-    }();
-    return spin;
-}
 
 static_assert(cuda_error_insufficient_driver == cudaErrorInsufficientDriver);
 static_assert(cuda_error_no_device == cudaErrorNoDevice);

@@ -104,15 +104,12 @@ private:
 };
 
 //! What an event is for: GPU-side order only (plain), timing, or a wait of the host
-//! thread (host_wait: synchronize() sleeps instead of spinning, see below).
+//! thread (host_wait: synchronize() sleeps, cudaEventBlockingSync). With fewer CUDA
+//! contexts than cores CUDA spins by default: each GPU block's thread would keep a
+//! core busy for as long as its GPU work runs. A sleeping wait costs a wake-up of a
+//! few microseconds instead, and less host CPU in the measurement docs/benchmarks.md
+//! gives ("Device buffers").
 enum class event_use { plain, timing, host_wait };
-
-//! Whether host waits spin (GPUFILTER_SPIN_WAIT=1) instead of sleeping. With fewer
-//! CUDA contexts than cores, CUDA spins by default: each GPU block's thread would then
-//! keep a core busy for as long as its GPU work runs, a whole core per block in a
-//! flowgraph that keeps the GPU busy. A sleeping wait costs a wake-up of a few
-//! microseconds per call instead. The switch is there to measure the difference.
-bool spin_wait();
 
 //! An event; timing is off unless asked for (cheaper to record and wait on).
 class event : public unique_handle<cudaEvent_t, event_traits>
@@ -128,7 +125,7 @@ private:
         unsigned flags = cudaEventDisableTiming;
         if (use == event_use::timing)
             flags = cudaEventDefault;
-        else if (use == event_use::host_wait && !spin_wait())
+        else if (use == event_use::host_wait)
             flags |= cudaEventBlockingSync;
         cudaEvent_t e;
         GPUFILTER_CHECK(cudaEventCreateWithFlags(&e, flags));

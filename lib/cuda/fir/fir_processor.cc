@@ -3,27 +3,14 @@
 #include "fir_engine.h"
 #include "fir_processor.h"
 #include "fir_types.h"
-#include <cstdlib>
 
 namespace gr {
 namespace gpufilter {
 namespace cuda {
 
-namespace {
-//! GPUFILTER_FIR_METHOD=direct|fft forces the algorithm for every filter whose method
-//! is automatic (README: for comparing the two on a user's machine).
-fir_method method_from_environment()
-{
-    const char* forced = std::getenv("GPUFILTER_FIR_METHOD");
-    return forced && *forced ? parse_fir_method(forced) : fir_method::automatic;
-}
-} // namespace
-
 template <class In, class Tap>
 fir_method choose_fir_method(std::size_t ntaps, int decimation, fir_method requested)
 {
-    if (requested == fir_method::automatic)
-        requested = method_from_environment();
     if (requested != fir_method::automatic)
         return requested;
     // The direct form costs ntaps/D multiply-adds per input sample, overlap-save a

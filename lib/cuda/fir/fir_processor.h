@@ -19,9 +19,8 @@ namespace gr {
 namespace gpufilter {
 namespace cuda {
 
-//! The faster algorithm for this filter on the GPU, from the measured crossover.
-//! GPUFILTER_FIR_METHOD=direct|fft in the environment, read once per call by the
-//! makers of processors, overrides `automatic` (a documented escape hatch).
+//! The faster algorithm for this filter on the GPU, from the measured crossover
+//! (`requested` itself unless automatic).
 template <class In, class Tap>
 fir_method choose_fir_method(std::size_t ntaps, int decimation, fir_method requested);
 

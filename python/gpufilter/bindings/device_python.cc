@@ -4,7 +4,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(device.h)                                                  */
-/* BINDTOOL_HEADER_FILE_HASH(a61cb4894d8a4a210ee8de82eb77910c) */
+/* BINDTOOL_HEADER_FILE_HASH(8013843b1e222d705478a7db5e9c3f58) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -31,6 +31,13 @@ void bind_device(py::module& m)
           &gr::gpufilter::parse_filter_method,
           py::arg("name"),
           D(parse_filter_method));
+    m.def("set_default_filter_method",
+          &gr::gpufilter::set_default_filter_method,
+          py::arg("method"),
+          D(set_default_filter_method));
+    m.def("get_default_filter_method",
+          &gr::gpufilter::get_default_filter_method,
+          D(get_default_filter_method));
     py::enum_<host_transfer>(m, "host_transfer", D(host_transfer))
         .value("dma_in_place", host_transfer::dma_in_place)
         .value("pinned_staging", host_transfer::pinned_staging);

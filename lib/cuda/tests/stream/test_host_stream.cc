@@ -87,10 +87,11 @@ TEST_P(host_stream_test, interpolating_two_port_processor_across_calls)
     std::vector<std::int32_t> y0(2 * total, -99), y1(2 * total, -99); // poisoned
     // max_chunk 65536: sub-chunks of 16384, so calls wrap round the slot ring.
     cuda::host_stream hs(0, std::make_unique<interpolator>(), 65536);
-    if (in_place)
+    if (in_place) {
         for (auto* v : { &a, &b, &y0, &y1 })
             ASSERT_TRUE(hs.register_host_memory(v->data(), v->size() * 4))
                 << hs.registration_note();
+    }
     std::size_t done = 0;
     for (std::size_t n : { std::size_t(1),
                            std::size_t(70000),

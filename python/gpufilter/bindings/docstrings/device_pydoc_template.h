@@ -10,6 +10,10 @@ static const char* __doc_gr_gpufilter_filter_method =
     R"doc(The FIR algorithm on the GPU: automatic (the faster for the taps and decimation, from the measured crossover), direct (direct form) or fft (overlap-save with cuFFT).)doc";
 static const char* __doc_gr_gpufilter_parse_filter_method =
     R"doc(filter_method from "auto", "direct" or "fft"; ValueError naming method otherwise.)doc";
+static const char* __doc_gr_gpufilter_set_default_filter_method =
+    R"doc(The algorithm of FIR filter blocks made afterwards with method automatic: automatic (default: the measured crossover), direct or fft for every such block; a block made with direct or fft keeps its own.)doc";
+static const char* __doc_gr_gpufilter_get_default_filter_method =
+    R"doc(The default filter_method now set.)doc";
 static const char* __doc_gr_gpufilter_host_transfer =
     R"doc(How GPU blocks move samples between GNU Radio's buffers and the GPU: dma_in_place (default: GNU Radio's buffers are page-locked when a flowgraph starts) or pinned_staging (through each block's own page-locked buffers).)doc";
 static const char* __doc_gr_gpufilter_set_host_transfer =
