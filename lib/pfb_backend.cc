@@ -286,6 +286,13 @@ void pfb_channelizer_backend<In>::set_channel_map(block_core& core,
         static_cast<cpu_pfb_channelizer<In>&>(*core.cpu()).set_channel_map(map);
 }
 
+template <class In>
+void pfb_channelizer_backend<In>::set_max_chunk(block_core& core, std::size_t samples)
+{
+    if (core.gpu())
+        gpu_channelizer<In>(core).set_max_chunk(samples);
+}
+
 block_core::backends pfb_decimator_backend::make(unsigned decim,
                                                  const std::vector<float>& taps,
                                                  unsigned channel,

@@ -110,6 +110,9 @@ struct pfb_channelizer_backend {
     static void set_taps(block_core& core, const std::vector<float>& taps);
     //! One entry per output port; another length only between runs.
     static void set_channel_map(block_core& core, const std::vector<int>& map);
+    //! Between runs: GPU transfers of up to this many input samples (no effect on
+    //! the CPU).
+    static void set_max_chunk(block_core& core, std::size_t samples);
 };
 
 //! The decimator block's computation: cuda::pfb_decimator_stream or cpu_pfb_decimator.

@@ -37,6 +37,9 @@ public:
     //! on; a map of another length changes the number of ports, with a fresh engine
     //! (zero history, restarted phase): only between runs, before set_history().
     void set_channel_map(const std::vector<int>& map);
+    //! Calls of up to max_chunk input samples in whole sub-chunks: the engine's memory
+    //! does not depend on them.
+    using host_stream::set_max_chunk;
     std::size_t nports() const;
 
 private:

@@ -458,6 +458,19 @@ void host_stream::fit_outputs()
     s.allocate_slots();
 }
 
+void host_stream::set_max_chunk(std::size_t max_chunk)
+{
+    if (max_chunk == 0)
+        throw std::invalid_argument("max_chunk: must be > 0");
+    impl& s = *d_impl;
+    use_device(s.device);
+    s.compute.synchronize();
+    for (auto& slot : s.ring)
+        s.retire(*slot);
+    s.sub_chunk = sub_chunk_for(max_chunk);
+    s.allocate_slots();
+}
+
 CUstream_st* host_stream::compute_stream()
 {
     use_device(d_impl->device);

@@ -105,6 +105,10 @@ protected:
     //! Between calls, after the processor's max_output_count() grew (a resampler's
     //! new rate): larger output slots.
     void fit_outputs();
+    //! Between calls, for a processor whose memory does not depend on the size of its
+    //! calls: sub-chunks for process() calls of up to max_chunk items (the slots are
+    //! made again), e.g. a channelizer whose many output ports want longer calls.
+    void set_max_chunk(std::size_t max_chunk);
     //! Makes the device current and returns the compute stream: set-up work (taps,
     //! history) a subclass queues there runs in order with the computation.
     CUstream_st* compute_stream();
