@@ -18,3 +18,4 @@ from gnuradio.filter import file_taps_loader, firdes, optfir, pm_remez  # noqa: 
 from gnuradio.fft import window  # noqa: E402,F401
 
 from . import pfb  # noqa: E402,F401
+from .filterbank import analysis_filterbank, synthesis_filterbank  # noqa: E402,F401
