@@ -44,7 +44,6 @@ block_core::block_core(gr::block& block,
     : d_block(block),
       d_logger(std::move(logger)),
       d_device(select_device(device, d_logger)),
-      d_rate(rate),
       d_gate(block, batch_size, checked_max_latency(max_latency), rate),
       d_account(std::make_shared<transfer_account>())
 {

@@ -154,7 +154,6 @@ private:
     gr::block& d_block;
     gr::logger_ptr d_logger; // the block's own, so messages carry its name
     int d_device;
-    block_rate d_rate;
     batch_gate d_gate;
     std::unique_ptr<cuda::host_stream> d_gpu; // exactly one of these two
     std::unique_ptr<cpu_kernel> d_cpu;
