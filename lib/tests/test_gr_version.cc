@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 // Which GNU Radio versions get device buffers: from 3.10.2 on (gnuradio#5634 was fixed
 // there), read from the strings gr::version() gives for releases and source builds.
-#include "gr_version.h"
+#include "core/gr_version.h"
 #include <gtest/gtest.h>
 
 namespace gr {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 // The latency budget's rules on a made-up clock: the batch follows the measured rate,
 // waiting input is computed by its deadline, and an infinite budget always waits.
-#include "latency_budget.h"
+#include "core/latency_budget.h"
 #include <gtest/gtest.h>
 #include <cmath>
 

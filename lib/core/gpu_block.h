@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_GPU_BLOCK_H
+#define INCLUDED_GPUFILTER_GPU_BLOCK_H
+
+#include "core/block_core.h"
+#include <string>
+
+namespace gr {
+namespace gpufilter {
+
+/*!
+ * \brief The base of every block implementation: the public block class (Public,
+ * e.g. fir_filter<...>) plus its block_core, with the gpu_options accessors and
+ * start/stop/forecast written once. A block derives from it, initialises GNU Radio's
+ * virtual base (sync_block, sync_decimator, ...) itself, and keeps only its setters
+ * and a work() of a few lines.
+ */
+template <class Public>
+class gpu_block : public Public, public device_buffer_client
+{
+public:
+    bool on_gpu() const override { return d_core.on_gpu(); }
+    int device() const override { return d_core.device(); }
+    int batch_size() const override { return d_core.batch_size(); }
+    double max_latency() const override { return d_core.max_latency(); }
+    void set_max_latency(double seconds) override { d_core.set_max_latency(seconds); }
+    int current_batch_size() const override { return d_core.current_batch_size(); }
+    double input_rate() const override { return d_core.input_rate(); }
+    uint64_t largest_batch() const override { return d_core.largest_batch(); }
+    std::string fir_method() const override { return d_core.method(); }
+    uint64_t bytes_to_device() const override { return d_core.bytes_to_device(); }
+    uint64_t bytes_from_device() const override { return d_core.bytes_from_device(); }
+    std::shared_ptr<transfer_account> transfer_account_ptr() const override
+    {
+        return d_core.account();
+    }
+
+    bool start() override
+    {
+        d_core.start();
+        return Public::start();
+    }
+    bool stop() override
+    {
+        d_core.stop();
+        return Public::stop();
+    }
+    void forecast(int noutput_items, gr_vector_int& ninput_items_required) override
+    {
+        d_core.forecast(noutput_items, ninput_items_required);
+    }
+
+protected:
+    //! GNU Radio's virtual base is built first (by the most derived class), so the
+    //! block and its logger exist here. `device` is the make() argument.
+    gpu_block(int device,
+              block_rate rate,
+              int batch_size,
+              double max_latency,
+              const block_core::backends& make)
+        : d_core(*this, this->d_logger, device, rate, batch_size, max_latency, make)
+    {
+        // With device buffers, the outputs declare them (inputs keep GNU Radio's, so
+        // a host block's output is never replaced): an output read only by GPU
+        // blocks lives in device memory. The core finds out in start() what each
+        // port got.
+        if (d_core.device_buffers())
+            this->set_output_signature(
+                device_buffer::with_type(this->output_signature()));
+    }
+
+    block_core d_core;
+};
+
+} // namespace gpufilter
+} // namespace gr
+
+#endif

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "core/parameter_checks.h"
+#include "fir/fir_backend.h"
+#include "fir/hilbert_fc_impl.h"
+#include <gnuradio/filter/firdes.h>
+#include <gnuradio/io_signature.h>
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace gpufilter {
+
+namespace {
+constexpr unsigned int max_ntaps = 1u << 24;
+
+unsigned int checked_ntaps(unsigned int ntaps)
+{
+    if (ntaps == 0)
+        throw std::invalid_argument("ntaps: must be >= 1, got 0");
+    if (ntaps > max_ntaps) // a tap vector that no memory holds, not a filter
+        throw std::invalid_argument("ntaps: must be <= " + std::to_string(max_ntaps) +
+                                    ", got " + std::to_string(ntaps));
+    return ntaps | 1; // gr-filter makes it odd: the delay ntaps/2 is then whole
+}
+
+//! gr-filter's Hilbert taps; refused where the window's param makes them NaN or
+//! infinite (a Kaiser window with beta = nan, say), which gr-filter would run.
+std::vector<float>
+hilbert_design(unsigned int ntaps, fft::window::win_type window, double param)
+{
+    const unsigned int n = checked_ntaps(ntaps);
+    if (n == 1) // firdes.hilbert(1) is [nan]
+        throw std::invalid_argument("ntaps: must be >= 2 (gr-filter's one-tap Hilbert "
+                                    "filter is NaN), got 1");
+    auto taps = gr::filter::firdes::hilbert(n, window, param);
+    for (const float t : taps)
+        if (!std::isfinite(t))
+            throw std::invalid_argument("param: the window gives taps that are not "
+                                        "finite with param = " +
+                                        std::to_string(param));
+    return taps;
+}
+
+
+//! Taps whose real part is a unit impulse at the centre (the delayed input) and
+//! whose imaginary part is the Hilbert filter: the analytic signal in one FIR pass.
+std::vector<gr_complex> analytic_taps(const std::vector<float>& hilb)
+{
+    std::vector<gr_complex> taps(hilb.size());
+    for (std::size_t m = 0; m < hilb.size(); m++)
+        taps[m] = gr_complex(m == hilb.size() / 2 ? 1.0f : 0.0f, hilb[m]);
+    return taps;
+}
+
+//! gr-filter's hilbert_fc work(): the delayed input, and the Hilbert filter.
+class hilbert_cpu_kernel final : public cpu_kernel
+{
+public:
+    hilbert_cpu_kernel(const std::vector<float>& hilb) : d_fir(hilb) {}
+    std::size_t
+    process(const void* const* windows, std::size_t nnew, void* const* out) override
+    {
+        const auto in = static_cast<const float*>(windows[0]);
+        const auto y = static_cast<gr_complex*>(out[0]);
+        const std::size_t delay = d_fir.ntaps() / 2;
+        for (std::size_t i = 0; i < nnew; i++)
+            y[i] = gr_complex(in[i + delay], d_fir.filter(&in[i]));
+        return nnew;
+    }
+
+private:
+    gr::filter::kernel::fir_filter<float, float, float> d_fir;
+};
+
+//! The GPU's complex-tap FIR, always the direct form (the real part stays the delayed
+//! input, bit for bit), and gr-filter's own kernel on the CPU.
+block_core::backends hilbert_backends(const std::vector<float>& hilb)
+{
+    auto make = fir_backend<float, gr_complex, gr_complex>::make(
+        analytic_taps(hilb), 1, filter_method::direct);
+    make.cpu = [hilb] { return std::make_unique<hilbert_cpu_kernel>(hilb); };
+    return make;
+}
+} // namespace
+
+hilbert_fc::sptr hilbert_fc::make(unsigned int ntaps,
+                                  fft::window::win_type window,
+                                  double param,
+                                  int device,
+                                  int batch_size,
+                                  double max_latency)
+{
+    return gnuradio::make_block_sptr<hilbert_fc_impl>(
+        ntaps, window, param, device, batch_size, max_latency);
+}
+
+hilbert_fc_impl::hilbert_fc_impl(unsigned int ntaps,
+                                 fft::window::win_type window,
+                                 double param,
+                                 int device,
+                                 int batch_size,
+                                 double max_latency)
+    : gr::sync_block("gpu_hilbert_fc",
+                     gr::io_signature::make(1, 1, sizeof(float)),
+                     gr::io_signature::make(1, 1, sizeof(gr_complex))),
+      gpu_block<hilbert_fc>(device,
+                            { 1, 1 },
+                            checked_batch_size(batch_size),
+                            max_latency,
+                            hilbert_backends(hilbert_design(ntaps, window, param))),
+      d_ntaps(checked_ntaps(ntaps)),
+      d_hilb(hilbert_design(ntaps, window, param))
+{
+    set_history(d_ntaps);
+}
+
+int hilbert_fc_impl::work(int noutput_items,
+                          gr_vector_const_void_star& input_items,
+                          gr_vector_void_star& output_items)
+{
+    return d_core.process(input_items, noutput_items, output_items);
+}
+
+} // namespace gpufilter
+} // namespace gr

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "core/parameter_checks.h"
+#include "cuda/nlms/nlms_params.h"
+#include "nlms/nlms_filter_ff_impl.h"
+#include <gnuradio/io_signature.h>
+
+namespace gr {
+namespace gpufilter {
+
+namespace {
+//! The vector length of the ports, checked before GNU Radio sees it.
+int item_bytes(int ntaps, int nfilters)
+{
+    cuda::checked_nlms_ntaps(ntaps, nlms_max_taps);
+    return cuda::checked_nlms_nfilters(nfilters) * static_cast<int>(sizeof(float));
+}
+} // namespace
+
+nlms_filter_ff::sptr nlms_filter_ff::make(int ntaps,
+                                          double mu,
+                                          int nfilters,
+                                          double eps,
+                                          int device,
+                                          int batch_size,
+                                          double max_latency)
+{
+    return gnuradio::make_block_sptr<nlms_filter_ff_impl>(
+        ntaps, mu, nfilters, eps, device, batch_size, max_latency);
+}
+
+nlms_filter_ff_impl::nlms_filter_ff_impl(int ntaps,
+                                         double mu,
+                                         int nfilters,
+                                         double eps,
+                                         int device,
+                                         int batch_size,
+                                         double max_latency)
+    : gr::sync_block("gpu_nlms_filter_ff",
+                     gr::io_signature::make(2, 2, item_bytes(ntaps, nfilters)),
+                     gr::io_signature::make(1, 1, item_bytes(ntaps, nfilters))),
+      gpu_block<nlms_filter_ff>(
+          device,
+          { 1, 1 },
+          checked_batch_size(batch_size),
+          max_latency,
+          nlms_backend::make(
+              ntaps, nfilters, cuda::checked_nlms_mu(mu), cuda::checked_nlms_eps(eps))),
+      d_ntaps(ntaps),
+      d_nfilters(nfilters),
+      d_mu(mu),
+      d_eps(eps)
+{
+}
+
+void nlms_filter_ff_impl::set_mu(double mu)
+{
+    const float m = cuda::checked_nlms_mu(mu);
+    gr::thread::scoped_lock lock(d_setlock);
+    nlms_backend::set_mu(d_core, m);
+    d_mu = mu;
+}
+
+std::vector<float> nlms_filter_ff_impl::taps(int k)
+{
+    gr::thread::scoped_lock lock(d_setlock);
+    return nlms_backend::taps(d_core, k);
+}
+
+void nlms_filter_ff_impl::set_taps(const std::vector<float>& taps, int k)
+{
+    checked_taps(taps);
+    gr::thread::scoped_lock lock(d_setlock);
+    nlms_backend::set_taps(d_core, k, taps);
+}
+
+void nlms_filter_ff_impl::reset()
+{
+    gr::thread::scoped_lock lock(d_setlock);
+    nlms_backend::reset(d_core);
+}
+
+int nlms_filter_ff_impl::work(int noutput_items,
+                              gr_vector_const_void_star& input_items,
+                              gr_vector_void_star& output_items)
+{
+    gr::thread::scoped_lock lock(d_setlock);
+    return d_core.process(
+        input_items, static_cast<std::size_t>(noutput_items), output_items);
+}
+
+} // namespace gpufilter
+} // namespace gr
