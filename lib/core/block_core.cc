@@ -85,6 +85,12 @@ std::unique_ptr<cuda::host_stream> block_core::make_gpu(const backends& make,
     }
 }
 
+void block_core::set_max_chunk(std::size_t items)
+{
+    if (d_gpu)
+        d_gpu->set_max_chunk(items);
+}
+
 uint64_t block_core::bytes_to_device() const
 {
     return d_gpu ? d_gpu->bytes_to_device() : 0;

@@ -79,11 +79,12 @@ public:
     //! Shared with the device buffers on the block's ports (device_buffer_client).
     std::shared_ptr<transfer_account> account() const { return d_account; }
 
-    //! The computation, for a block family's typed controls (taps, rotation): exactly
-    //! one of the two is not null.
-    cuda::host_stream* gpu() { return d_gpu.get(); }
-    cpu_kernel* cpu() { return d_cpu.get(); }
+    //! The GPU path, or null on the CPU fallback (a block's controls are its family's
+    //! interface, gpu_block::controls(), never this).
     const cuda::host_stream* gpu_stream() const { return d_gpu.get(); }
+    //! Between runs: GPU transfers of up to this many items a port (a block whose
+    //! many output ports each want long calls); nothing on the CPU.
+    void set_max_chunk(std::size_t items);
 
     void start(); //!< from the block's start()
     void stop();  //!< from the block's stop()

@@ -24,6 +24,15 @@ public:
     virtual void restart() {}
 };
 
+/*!
+ * \brief A CPU kernel that is also its family's controls (Controls: the interface the
+ * block holds, which the family's GPU engine implements too).
+ */
+template <class Controls>
+class controlled_cpu_kernel : public cpu_kernel, public Controls
+{
+};
+
 } // namespace gpufilter
 } // namespace gr
 

@@ -18,8 +18,8 @@ namespace gpufilter {
  * check_topology); the output is the same either way. Consumption, rates and tags
  * follow the ports: each stream gives `arms` times fewer items.
  */
-template <class Public>
-class split_input_block : public gpu_block<Public>
+template <class Public, class Controls>
+class split_input_block : public gpu_block<Public, Controls>
 {
 public:
     int general_work(int noutput_items,
@@ -48,7 +48,7 @@ public:
     }
 
 protected:
-    using gpu_block<Public>::gpu_block;
+    using gpu_block<Public, Controls>::gpu_block;
 
     //! From check_topology: one wideband input or gr-filter's `arms` streams; any
     //! other count is logged and refused (false).

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "core/parameter_checks.h"
+#include "cuda/demod/demod_controls.h"
 #include "demod/complex_to_real_impl.h"
-#include "demod/demod_backend.h"
+#include "demod/cpu/complex_to_real_cpu_kernel.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 
@@ -24,6 +25,18 @@ gr::io_signature::sptr port_of(int vlen)
 }
 } // namespace
 
+namespace {
+//! The GPU's complex_to_real_engine, or volk's deinterleave as gr-blocks runs it.
+computation<cuda::no_controls> complex_to_real_computation(int vlen)
+{
+    return { [vlen](int device, std::size_t max_chunk) {
+                return cuda::make_complex_to_real_path(
+                    device, max_chunk, static_cast<unsigned>(vlen));
+            },
+             [vlen] { return std::make_unique<complex_to_real_cpu_kernel>(vlen); } };
+}
+} // namespace
+
 complex_to_real::sptr
 complex_to_real::make(int vlen, int device, int batch_size, double max_latency)
 {
@@ -41,7 +54,7 @@ complex_to_real_impl::complex_to_real_impl(int vlen,
                                  { 1, 1 },
                                  items_per_batch(batch_size, vlen),
                                  max_latency,
-                                 complex_to_real_backend::make(vlen)),
+                                 complex_to_real_computation(vlen)),
       d_vlen(vlen)
 {
     // No set_alignment() as gr-blocks has: it would replace the batch's output_multiple

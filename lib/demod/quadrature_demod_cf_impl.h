@@ -3,12 +3,14 @@
 #define INCLUDED_GPUFILTER_QUADRATURE_DEMOD_IMPL_H
 
 #include "core/gpu_block.h"
+#include "cuda/demod/demod_controls.h"
 #include <gnuradio/gpufilter/quadrature_demod_cf.h>
 
 namespace gr {
 namespace gpufilter {
 
-class quadrature_demod_cf_impl : public gpu_block<quadrature_demod_cf>
+class quadrature_demod_cf_impl
+    : public gpu_block<quadrature_demod_cf, cuda::quadrature_demod_controls>
 {
 public:
     quadrature_demod_cf_impl(float gain, int device, int batch_size, double max_latency);

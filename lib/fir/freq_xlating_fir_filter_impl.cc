@@ -39,14 +39,18 @@ freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::freq_xlating_fir_filter_impl(
                          gr::io_signature::make(1, 1, sizeof(IN_T)),
                          gr::io_signature::make(1, 1, sizeof(OUT_T)),
                          checked_decimation(decimation)),
-      gpu_block<freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>>(
+      // A complex band-pass FIR whose outputs rotate: one GPU pass, or gr-filter's
+      // kernel and the same count-derived rotation on the CPU.
+      gpu_block<freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>,
+                cuda::fir_controls<gr_complex>>(
           device,
           { 1, static_cast<std::uint64_t>(decimation) },
           checked_batch_size(batch_size),
           max_latency,
-          backend::make(std::vector<gr_complex>(checked_taps(taps).size()),
-                        decimation,
-                        filter_method::automatic)),
+          fir_computation<IN_T, gr_complex, gr_complex>(
+              std::vector<gr_complex>(checked_taps(taps).size()),
+              decimation,
+              filter_method::automatic)),
       d_proto_taps(taps),
       d_center_freq(checked_center_freq(center_freq)),
       d_sampling_freq(checked_sampling_freq(sampling_freq))
@@ -70,7 +74,7 @@ void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::build_composite_fir()
     const auto ctaps =
         xlating_bandpass_taps(d_proto_taps, d_center_freq, d_sampling_freq);
     // The phase the next output gets, plus gr-filter's retune jump; then the new step.
-    cuda::rotation r = backend::next_rotation(this->d_core);
+    cuda::rotation r = this->controls().next_rotation();
     r.start_cycles =
         cuda::wrap_cycles(r.start_cycles + xlating_retune_cycles(d_center_freq,
                                                                  d_prev_center_freq,
@@ -78,8 +82,8 @@ void freq_xlating_fir_filter_impl<IN_T, OUT_T, TAP_T>::build_composite_fir()
                                                                  d_proto_taps.size()));
     r.step_cycles =
         xlating_step_cycles(d_center_freq, d_sampling_freq, this->decimation());
-    backend::set_taps(this->d_core, ctaps);
-    backend::set_rotation(this->d_core, r);
+    this->controls().set_taps(ctaps);
+    this->controls().set_rotation(r);
     d_prev_center_freq = d_center_freq;
 }
 

@@ -3,7 +3,7 @@
 #define INCLUDED_GPUFILTER_FREQ_XLATING_FIR_FILTER_IMPL_H
 
 #include "core/gpu_block.h"
-#include "fir/fir_backend.h"
+#include "fir/fir_computation.h"
 #include <gnuradio/gpufilter/freq_xlating_fir_filter.h>
 #include <pmt/pmt.h>
 
@@ -12,7 +12,8 @@ namespace gpufilter {
 
 template <class IN_T, class OUT_T, class TAP_T>
 class freq_xlating_fir_filter_impl
-    : public gpu_block<freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>>
+    : public gpu_block<freq_xlating_fir_filter<IN_T, OUT_T, TAP_T>,
+                       cuda::fir_controls<gr_complex>>
 {
 public:
     freq_xlating_fir_filter_impl(int decimation,
@@ -41,9 +42,6 @@ private:
     double d_center_freq;
     double d_prev_center_freq = 0.0; // gr-filter's rotator starts "from 0 Hz"
     const double d_sampling_freq;
-    // A complex band-pass FIR whose outputs rotate: one GPU pass, or gr-filter's
-    // kernel and the same count-derived rotation on the CPU.
-    using backend = fir_backend<IN_T, gr_complex, gr_complex>;
     bool d_updated = false;
 };
 

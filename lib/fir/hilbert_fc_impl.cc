@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "core/parameter_checks.h"
-#include "fir/fir_backend.h"
+#include "fir/cpu/hilbert_cpu_kernel.h"
+#include "fir/fir_computation.h"
 #include "fir/hilbert_fc_impl.h"
 #include <gnuradio/filter/firdes.h>
 #include <gnuradio/io_signature.h>
@@ -54,34 +55,18 @@ std::vector<gr_complex> analytic_taps(const std::vector<float>& hilb)
     return taps;
 }
 
-//! gr-filter's hilbert_fc work(): the delayed input, and the Hilbert filter.
-class hilbert_cpu_kernel final : public cpu_kernel
-{
-public:
-    hilbert_cpu_kernel(const std::vector<float>& hilb) : d_fir(hilb) {}
-    std::size_t
-    process(const void* const* windows, std::size_t nnew, void* const* out) override
-    {
-        const auto in = static_cast<const float*>(windows[0]);
-        const auto y = static_cast<gr_complex*>(out[0]);
-        const std::size_t delay = d_fir.ntaps() / 2;
-        for (std::size_t i = 0; i < nnew; i++)
-            y[i] = gr_complex(in[i + delay], d_fir.filter(&in[i]));
-        return nnew;
-    }
-
-private:
-    gr::filter::kernel::fir_filter<float, float, float> d_fir;
-};
-
 //! The GPU's complex-tap FIR, always the direct form (the real part stays the delayed
 //! input, bit for bit), and gr-filter's own kernel on the CPU.
-block_core::backends hilbert_backends(const std::vector<float>& hilb)
+computation<cuda::no_controls> hilbert_computation(const std::vector<float>& hilb)
 {
-    auto make = fir_backend<float, gr_complex, gr_complex>::make(
-        analytic_taps(hilb), 1, filter_method::direct);
-    make.cpu = [hilb] { return std::make_unique<hilbert_cpu_kernel>(hilb); };
-    return make;
+    const auto gpu = fir_computation<float, gr_complex, gr_complex>(
+                         analytic_taps(hilb), 1, filter_method::direct)
+                         .gpu;
+    return { [gpu](int device, std::size_t max_chunk) {
+                return cuda::gpu_path<cuda::no_controls>{ gpu(device, max_chunk).stream,
+                                                          nullptr };
+            },
+             [hilb] { return std::make_unique<hilbert_cpu_kernel>(hilb); } };
 }
 } // namespace
 
@@ -109,7 +94,7 @@ hilbert_fc_impl::hilbert_fc_impl(unsigned int ntaps,
                             { 1, 1 },
                             checked_batch_size(batch_size),
                             max_latency,
-                            hilbert_backends(hilbert_design(ntaps, window, param))),
+                            hilbert_computation(hilbert_design(ntaps, window, param))),
       d_ntaps(checked_ntaps(ntaps)),
       d_hilb(hilbert_design(ntaps, window, param))
 {

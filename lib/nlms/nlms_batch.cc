@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "core/device_selection.h"
+#include "cuda/nlms/nlms_host.h"
 #include "cuda/nlms/nlms_params.h"
-#include "cuda/nlms/nlms_stream.h"
-#include "nlms/nlms_cpu.h"
+#include "nlms/cpu/nlms_cpu.h"
 #include <gnuradio/gpufilter/nlms.h>
 #include <algorithm>
 

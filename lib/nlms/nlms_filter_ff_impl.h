@@ -3,13 +3,13 @@
 #define INCLUDED_GPUFILTER_NLMS_FILTER_FF_IMPL_H
 
 #include "core/gpu_block.h"
-#include "nlms/nlms_backend.h"
+#include "nlms/cpu/nlms_cpu_kernel.h"
 #include <gnuradio/gpufilter/nlms_filter_ff.h>
 
 namespace gr {
 namespace gpufilter {
 
-class nlms_filter_ff_impl : public gpu_block<nlms_filter_ff>
+class nlms_filter_ff_impl : public gpu_block<nlms_filter_ff, cuda::nlms_controls>
 {
 public:
     nlms_filter_ff_impl(int ntaps,

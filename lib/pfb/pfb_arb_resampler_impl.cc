@@ -98,12 +98,13 @@ pfb_arb_resampler_impl<IO_T>::pfb_arb_resampler_impl(float rate,
     : gr::block(block_name<IO_T>(),
                 gr::io_signature::make(1, 1, sizeof(IO_T)),
                 gr::io_signature::make(1, 1, sizeof(IO_T))),
-      gpu_block<pfb_arb_resampler<IO_T>>(
+      gpu_block<pfb_arb_resampler<IO_T>, cuda::pfb_arb_resampler_controls>(
           device,
           nominal_rate(checked_rate(rate)),
           per_input_batch(checked_batch_size(batch_size), rate),
           max_latency,
-          backend::make(rate, checked_taps(taps), checked_filter_size(filter_size))),
+          pfb_arb_resampler_computation<IO_T>(
+              rate, checked_taps(taps), checked_filter_size(filter_size))),
       d_nfilts(filter_size),
       d_taps(taps),
       d_rate(cuda::arb_rate::make(rate, filter_size))
@@ -135,7 +136,7 @@ void pfb_arb_resampler_impl<IO_T>::set_taps(const std::vector<float>& taps)
     checked_taps(taps);
     gr::thread::scoped_lock lock(this->d_setlock);
     d_taps = taps;
-    backend::set_taps(this->d_core, taps);
+    this->controls().set_taps(taps);
     this->set_history(taps_per_filter()); // as gr-filter's set_taps
     d_updated = true;
 }
@@ -169,7 +170,7 @@ void pfb_arb_resampler_impl<IO_T>::set_rate(float rate)
 {
     checked_rate(rate);
     gr::thread::scoped_lock lock(this->d_setlock);
-    backend::set_rate(this->d_core, rate);
+    this->controls().set_rate(rate);
     d_rate = cuda::arb_rate::make(rate, d_nfilts);
     this->set_relative_rate(rate);
 }
@@ -181,15 +182,14 @@ void pfb_arb_resampler_impl<IO_T>::set_phase(float ph)
         throw std::invalid_argument("ph: must be in [0, 2 pi), got " +
                                     std::to_string(ph));
     gr::thread::scoped_lock lock(this->d_setlock);
-    backend::set_phase(this->d_core, ph, d_nfilts);
+    this->controls().set_phase(ph);
 }
 
 template <class IO_T>
 float pfb_arb_resampler_impl<IO_T>::phase() const
 {
     const float ph_diff = 2.0 * GR_M_PI / static_cast<float>(d_nfilts);
-    auto& core = const_cast<block_core&>(this->d_core);
-    return backend::filter(core) * ph_diff;
+    return this->controls().filter() * ph_diff;
 }
 
 template <class IO_T>
@@ -204,8 +204,8 @@ bool pfb_arb_resampler_impl<IO_T>::start()
 {
     // A (re)started stream: the next output is at the first new sample, as in
     // gr-filter, whose kernel keeps its arm and fraction.
-    backend::clear_skip(this->d_core);
-    return gpu_block<pfb_arb_resampler<IO_T>>::start();
+    this->controls().clear_skip();
+    return gpu_block<pfb_arb_resampler<IO_T>, cuda::pfb_arb_resampler_controls>::start();
 }
 
 template <class IO_T>
@@ -219,7 +219,7 @@ void pfb_arb_resampler_impl<IO_T>::forecast(int noutput_items,
     const int gr_needed = noutput_items / rr < 1
                               ? saturated_int(rr + hist)
                               : saturated_int(noutput_items / rr + hist);
-    const auto skip = static_cast<int>(backend::skip(this->d_core));
+    const auto skip = static_cast<int>(this->controls().skip());
     const int wanted = std::max(saturated_int(static_cast<double>(gr_needed) + skip),
                                 this->d_core.batch_input_items());
     std::fill(ninput_items_required.begin(), ninput_items_required.end(), wanted);
@@ -245,14 +245,15 @@ int pfb_arb_resampler_impl<IO_T>::general_work(int noutput_items,
     const long avail = ninput_items[0] - (static_cast<long>(this->history()) - 1);
     if (avail <= 0)
         return 0;
-    std::size_t n = backend::skip(core) + static_cast<std::size_t>(std::max(nitems, 0));
+    std::size_t n =
+        this->controls().skip() + static_cast<std::size_t>(std::max(nitems, 0));
     n = std::min(n, static_cast<std::size_t>(avail));
     // Never more outputs than there is room for (gr-filter's kernel does not check).
-    if (backend::output_count(core, n) > static_cast<std::size_t>(noutput_items))
-        n = backend::inputs_for(core, static_cast<std::size_t>(noutput_items));
+    if (this->controls().output_count(n) > static_cast<std::size_t>(noutput_items))
+        n = this->controls().inputs_for(static_cast<std::size_t>(noutput_items));
     // Through the samples the resampler steps over after its last output, as
     // gr-filter consumes (their tags move on with them), but never past the input.
-    n = std::min(backend::next_position(core, n), static_cast<std::size_t>(avail));
+    n = std::min(this->controls().next_position(n), static_cast<std::size_t>(avail));
     const int produced = core.process(input_items, n, output_items);
     if (produced < 0)
         return produced; // WORK_DONE: the GPU failed (logged)

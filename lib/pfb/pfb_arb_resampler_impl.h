@@ -3,7 +3,9 @@
 #define INCLUDED_GPUFILTER_PFB_ARB_RESAMPLER_IMPL_H
 
 #include "core/gpu_block.h"
-#include "pfb/pfb_backend.h"
+#include "cuda/pfb/arb_schedule.h"
+#include "pfb/pfb_computation.h"
+#include "pfb/pfb_taps.h"
 #include <gnuradio/gpufilter/pfb_arb_resampler.h>
 
 namespace gr {
@@ -14,11 +16,12 @@ namespace gpufilter {
  * would (floor(noutput / relative_rate) samples from the next output's position) and
  * gives the outputs at those positions. Unlike gr-filter it consumes exactly the
  * samples it was given; the samples the resampler steps over past them (the
- * backend's skip) are consumed by the next call, and forecast asks for them, so the
+ * controls' skip()) are consumed by the next call, and forecast asks for them, so the
  * scheduler sees the same requirements as gr-filter's block.
  */
 template <class IO_T>
-class pfb_arb_resampler_impl : public gpu_block<pfb_arb_resampler<IO_T>>
+class pfb_arb_resampler_impl
+    : public gpu_block<pfb_arb_resampler<IO_T>, cuda::pfb_arb_resampler_controls>
 {
 public:
     pfb_arb_resampler_impl(float rate,
@@ -49,7 +52,6 @@ public:
                      gr_vector_void_star& output_items) override;
 
 private:
-    using backend = pfb_arb_resampler_backend<IO_T>;
     unsigned d_nfilts;
     std::vector<float> d_taps;
     cuda::arb_rate d_rate;

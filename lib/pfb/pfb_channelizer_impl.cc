@@ -93,15 +93,16 @@ pfb_channelizer_ccf_impl::pfb_channelizer_ccf_impl(unsigned numchans,
               1, static_cast<int>(checked_numchans(numchans)), sizeof(gr_complex)),
           gr::io_signature::make(1, static_cast<int>(numchans), sizeof(gr_complex)),
           rate_of(numchans, oversample_rate)),
-      split_input_block<pfb_channelizer_ccf>(device,
-                                             { 1, rate_of(numchans, oversample_rate) },
-                                             checked_batch_size(batch_size),
-                                             max_latency,
-                                             backend::make(numchans,
-                                                           checked_taps(taps),
-                                                           oversample_rate,
-                                                           false,
-                                                           identity_map(numchans))),
+      split_input_block<pfb_channelizer_ccf, cuda::pfb_channelizer_controls>(
+          device,
+          { 1, rate_of(numchans, oversample_rate) },
+          checked_batch_size(batch_size),
+          max_latency,
+          pfb_channelizer_computation<gr_complex>(numchans,
+                                                  checked_taps(taps),
+                                                  oversample_rate,
+                                                  false,
+                                                  identity_map(numchans))),
       d_numchans(numchans),
       d_taps(taps),
       d_map(identity_map(numchans))
@@ -117,7 +118,7 @@ void pfb_channelizer_ccf_impl::set_taps(const std::vector<float>& taps)
     checked_taps(taps);
     gr::thread::scoped_lock lock(d_setlock);
     d_taps = taps;
-    backend::set_taps(d_core, taps);
+    this->controls().set_taps(taps);
     d_updated = true;
 }
 
@@ -138,7 +139,7 @@ void pfb_channelizer_ccf_impl::set_channel_map(const std::vector<int>& map)
                         ports,
                         "outputs");
     d_map = map;
-    backend::set_channel_map(d_core, { map.begin(), map.begin() + ports });
+    this->controls().set_channel_map({ map.begin(), map.begin() + ports });
 }
 
 std::vector<int> pfb_channelizer_ccf_impl::channel_map() const { return d_map; }
@@ -161,14 +162,14 @@ bool pfb_channelizer_ccf_impl::check_topology(int ninputs, int noutputs)
     // Output port k carries channel d_map[k]: the computation gets one port per
     // connected output. Before the flowgraph starts, which reloads the history.
     d_nports = static_cast<std::size_t>(noutputs);
-    backend::set_channel_map(d_core, { d_map.begin(), d_map.begin() + noutputs });
+    this->controls().set_channel_map({ d_map.begin(), d_map.begin() + noutputs });
     // Longer calls for many outputs, and transfers as long: the per-port copies of a
     // short transfer are what the longer call saves (an H100, 64 outputs: work() took
     // a third of the time with transfers of 32768 steps).
     const int floor = batch_floor(noutputs, decimation());
     d_core.set_batch_floor(floor);
     if (floor > d_core.batch_size())
-        backend::set_max_chunk(d_core, static_cast<std::size_t>(floor));
+        d_core.set_max_chunk(static_cast<std::size_t>(floor));
     return true;
 }
 
@@ -235,12 +236,13 @@ pfb_channelizer_vcf_impl<In>::pfb_channelizer_vcf_impl(unsigned numchans,
           gr::io_signature::make(1, 1, sizeof(In)),
           gr::io_signature::make(1, 1, checked_numchans(numchans) * sizeof(gr_complex)),
           rate_of(numchans, oversample_rate)),
-      gpu_block<pfb_channelizer_vcf>(
+      gpu_block<pfb_channelizer_vcf, cuda::pfb_channelizer_controls>(
           device,
           { 1, rate_of(numchans, oversample_rate) },
           checked_batch_size(batch_size),
           max_latency,
-          backend::make(numchans, checked_taps(taps), oversample_rate, true, {})),
+          pfb_channelizer_computation<In>(
+              numchans, checked_taps(taps), oversample_rate, true, {})),
       d_numchans(numchans),
       d_taps(taps),
       d_format(format_name<In>())
@@ -257,7 +259,7 @@ void pfb_channelizer_vcf_impl<In>::set_taps(const std::vector<float>& taps)
     checked_taps(taps);
     gr::thread::scoped_lock lock(this->d_setlock);
     d_taps = taps;
-    backend::set_taps(this->d_core, taps);
+    this->controls().set_taps(taps);
     d_updated = true;
 }
 

@@ -4,7 +4,8 @@
 
 #include "core/gpu_block.h"
 #include "core/split_input_block.h"
-#include "pfb/pfb_backend.h"
+#include "pfb/pfb_computation.h"
+#include "pfb/pfb_taps.h"
 #include <gnuradio/gpufilter/pfb_channelizer_ccf.h>
 #include <gnuradio/gpufilter/pfb_channelizer_vcf.h>
 #include <string>
@@ -14,7 +15,8 @@ namespace gpufilter {
 
 //! One output port per mapped channel; complex input, one wideband port or gr-filter's
 //! numchans streams.
-class pfb_channelizer_ccf_impl : public split_input_block<pfb_channelizer_ccf>
+class pfb_channelizer_ccf_impl
+    : public split_input_block<pfb_channelizer_ccf, cuda::pfb_channelizer_controls>
 {
 public:
     pfb_channelizer_ccf_impl(unsigned numchans,
@@ -35,7 +37,6 @@ public:
              gr_vector_void_star& output_items) override;
 
 private:
-    using backend = pfb_channelizer_backend<gr_complex>;
     unsigned d_numchans;
     std::vector<float> d_taps;
     std::vector<int> d_map;
@@ -45,7 +46,8 @@ private:
 
 //! One port of numchans-sample vectors; In: gr_complex or an IQ pair.
 template <class In>
-class pfb_channelizer_vcf_impl : public gpu_block<pfb_channelizer_vcf>
+class pfb_channelizer_vcf_impl
+    : public gpu_block<pfb_channelizer_vcf, cuda::pfb_channelizer_controls>
 {
 public:
     pfb_channelizer_vcf_impl(unsigned numchans,
@@ -65,7 +67,6 @@ public:
              gr_vector_void_star& output_items) override;
 
 private:
-    using backend = pfb_channelizer_backend<In>;
     unsigned d_numchans;
     std::vector<float> d_taps;
     std::string d_format;

@@ -56,15 +56,16 @@ pfb_decimator_ccf_impl::pfb_decimator_ccf_impl(unsigned decim,
                                                 sizeof(gr_complex)),
                          gr::io_signature::make(1, 1, sizeof(gr_complex)),
                          checked_decim(decim)),
-      split_input_block<pfb_decimator_ccf>(device,
-                                           { 1, decim },
-                                           checked_batch_size(batch_size),
-                                           max_latency,
-                                           backend::make(decim,
-                                                         checked_taps(taps),
-                                                         checked_channel(channel, decim),
-                                                         use_fft_rotator,
-                                                         use_fft_filters)),
+      split_input_block<pfb_decimator_ccf, cuda::pfb_decimator_controls>(
+          device,
+          { 1, decim },
+          checked_batch_size(batch_size),
+          max_latency,
+          pfb_decimator_computation(decim,
+                                    checked_taps(taps),
+                                    checked_channel(channel, decim),
+                                    use_fft_rotator,
+                                    use_fft_filters)),
       d_decim(decim),
       d_taps(taps),
       d_channel(channel)
@@ -81,7 +82,7 @@ void pfb_decimator_ccf_impl::set_taps(const std::vector<float>& taps)
     checked_taps(taps);
     gr::thread::scoped_lock lock(d_setlock);
     d_taps = taps;
-    backend::set_taps(d_core, taps);
+    this->controls().set_taps(taps);
     d_updated = true;
 }
 
@@ -95,7 +96,7 @@ void pfb_decimator_ccf_impl::set_channel(unsigned int channel)
     checked_channel(channel, d_decim);
     gr::thread::scoped_lock lock(d_setlock);
     d_channel = channel;
-    backend::set_channel(d_core, channel);
+    this->controls().set_channel(channel);
 }
 
 bool pfb_decimator_ccf_impl::check_topology(int ninputs, int /*noutputs*/)

@@ -4,7 +4,8 @@
 
 #include "core/gpu_block.h"
 #include "core/split_input_block.h"
-#include "pfb/pfb_backend.h"
+#include "pfb/pfb_computation.h"
+#include "pfb/pfb_taps.h"
 #include <gnuradio/gpufilter/pfb_decimator_ccf.h>
 
 namespace gr {
@@ -12,7 +13,8 @@ namespace gpufilter {
 
 //! One channel of a polyphase decimator: one wideband input or gr-filter's decim
 //! streams.
-class pfb_decimator_ccf_impl : public split_input_block<pfb_decimator_ccf>
+class pfb_decimator_ccf_impl
+    : public split_input_block<pfb_decimator_ccf, cuda::pfb_decimator_controls>
 {
 public:
     pfb_decimator_ccf_impl(unsigned decim,
@@ -35,7 +37,6 @@ public:
              gr_vector_void_star& output_items) override;
 
 private:
-    using backend = pfb_decimator_backend;
     unsigned d_decim;
     std::vector<float> d_taps;
     unsigned d_channel;

@@ -41,12 +41,12 @@ pfb_interpolator_ccf_impl::pfb_interpolator_ccf_impl(unsigned interp,
                             gr::io_signature::make(1, 1, sizeof(gr_complex)),
                             gr::io_signature::make(1, 1, sizeof(gr_complex)),
                             checked_interp(interp)),
-      gpu_block<pfb_interpolator_ccf>(
+      gpu_block<pfb_interpolator_ccf, cuda::pfb_interpolator_controls>(
           device,
           { interp, 1 },
           per_input_batch(checked_batch_size(batch_size), interp),
           max_latency,
-          backend::make(interp, checked_taps(taps))),
+          pfb_interpolator_computation(interp, checked_taps(taps))),
       d_interp(interp),
       d_taps(taps)
 {
@@ -61,7 +61,7 @@ void pfb_interpolator_ccf_impl::set_taps(const std::vector<float>& taps)
     checked_taps(taps);
     gr::thread::scoped_lock lock(d_setlock);
     d_taps = taps;
-    backend::set_taps(d_core, taps);
+    this->controls().set_taps(taps);
     d_updated = true;
 }
 

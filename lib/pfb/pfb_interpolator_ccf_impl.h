@@ -3,13 +3,15 @@
 #define INCLUDED_GPUFILTER_PFB_INTERPOLATOR_IMPL_H
 
 #include "core/gpu_block.h"
-#include "pfb/pfb_backend.h"
+#include "pfb/pfb_computation.h"
+#include "pfb/pfb_taps.h"
 #include <gnuradio/gpufilter/pfb_interpolator_ccf.h>
 
 namespace gr {
 namespace gpufilter {
 
-class pfb_interpolator_ccf_impl : public gpu_block<pfb_interpolator_ccf>
+class pfb_interpolator_ccf_impl
+    : public gpu_block<pfb_interpolator_ccf, cuda::pfb_interpolator_controls>
 {
 public:
     pfb_interpolator_ccf_impl(unsigned interp,
@@ -26,7 +28,6 @@ public:
              gr_vector_void_star& output_items) override;
 
 private:
-    using backend = pfb_interpolator_backend;
     unsigned d_interp;
     std::vector<float> d_taps;
     bool d_updated = false;

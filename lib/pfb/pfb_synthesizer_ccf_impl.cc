@@ -67,12 +67,13 @@ pfb_synthesizer_ccf_impl::pfb_synthesizer_ccf_impl(unsigned numchans,
               1, static_cast<int>(checked_numchans(numchans, twox)), sizeof(gr_complex)),
           gr::io_signature::make(1, 1, sizeof(gr_complex)),
           numchans),
-      gpu_block<pfb_synthesizer_ccf>(
+      gpu_block<pfb_synthesizer_ccf, cuda::pfb_synthesizer_controls>(
           device,
           { numchans, 1 },
           per_input_batch(checked_batch_size(batch_size), numchans),
           max_latency,
-          backend::make(numchans, checked_taps(taps), twox, identity_map(numchans))),
+          pfb_synthesizer_computation(
+              numchans, checked_taps(taps), twox, identity_map(numchans))),
       d_numchans(numchans),
       d_twox(twox),
       d_taps(taps),
@@ -88,7 +89,7 @@ void pfb_synthesizer_ccf_impl::set_taps(const std::vector<float>& taps)
     checked_taps(taps);
     gr::thread::scoped_lock lock(d_setlock);
     d_taps = taps;
-    backend::set_taps(d_core, taps);
+    this->controls().set_taps(taps);
 }
 
 std::vector<std::vector<float>> pfb_synthesizer_ccf_impl::taps() const
@@ -106,7 +107,7 @@ void pfb_synthesizer_ccf_impl::set_channel_map(const std::vector<int>& map)
         d_nports ? d_nports : std::min<std::size_t>(map.size(), d_numchans);
     checked_channel_map(map, bins, std::to_string(bins), ports, "inputs");
     d_map = map;
-    backend::set_channel_map(d_core, first(map, ports));
+    this->controls().set_channel_map(first(map, ports));
 }
 
 std::vector<int> pfb_synthesizer_ccf_impl::channel_map() const { return d_map; }
@@ -123,7 +124,7 @@ bool pfb_synthesizer_ccf_impl::check_topology(int ninputs, int /*noutputs*/)
     // Input k feeds bin d_map[k]: the computation gets one port per connected input,
     // before the flowgraph starts.
     d_nports = static_cast<std::size_t>(ninputs);
-    backend::set_channel_map(d_core, first(d_map, d_nports));
+    this->controls().set_channel_map(first(d_map, d_nports));
     d_core.set_batch_floor(static_cast<int>(many_port_batch_steps(ninputs)));
     return true;
 }

@@ -3,13 +3,15 @@
 #define INCLUDED_GPUFILTER_PFB_SYNTHESIZER_IMPL_H
 
 #include "core/gpu_block.h"
-#include "pfb/pfb_backend.h"
+#include "pfb/pfb_computation.h"
+#include "pfb/pfb_taps.h"
 #include <gnuradio/gpufilter/pfb_synthesizer_ccf.h>
 
 namespace gr {
 namespace gpufilter {
 
-class pfb_synthesizer_ccf_impl : public gpu_block<pfb_synthesizer_ccf>
+class pfb_synthesizer_ccf_impl
+    : public gpu_block<pfb_synthesizer_ccf, cuda::pfb_synthesizer_controls>
 {
 public:
     pfb_synthesizer_ccf_impl(unsigned numchans,
@@ -30,7 +32,6 @@ public:
              gr_vector_void_star& output_items) override;
 
 private:
-    using backend = pfb_synthesizer_backend;
     unsigned d_numchans;
     bool d_twox;
     std::vector<float> d_taps;

@@ -5,6 +5,7 @@
 #include "../common/resources.h"
 #include "../common/sample_types.h"
 #include "../stream/processor.h"
+#include "demod_controls.h"
 #include <array>
 #include <cstddef>
 
@@ -44,7 +45,8 @@ std::array<float, 257> fast_atan2f_table();
  * History: one item (the previous sample of every channel), zero at the start, as
  * GNU Radio's window gives it (the block's history() is 2); set_history() replaces it.
  */
-class quadrature_demod_engine final : public processor
+class quadrature_demod_engine final
+    : public controlled_processor<quadrature_demod_controls>
 {
 public:
     //! Uses the current device. Throws std::invalid_argument for a gain that is not
@@ -54,7 +56,8 @@ public:
                                      demod_layout layout = demod_layout::interleaved);
 
     //! The gain from the next process() call on (a kernel argument: no device work).
-    void set_gain(float gain);
+    //! A kernel argument read when the next call is queued: nothing to wait for.
+    void set_gain(float gain) override;
     float gain() const { return d_gain; }
     unsigned channels() const { return d_channels; }
     demod_layout layout() const { return d_layout; }

@@ -4,6 +4,7 @@
 
 #include "../common/resources.h"
 #include "../stream/processor.h"
+#include "nlms_controls.h"
 #include "nlms_params.h"
 #include <cstddef>
 #include <vector>
@@ -27,7 +28,7 @@ namespace cuda {
  * stream into calls gives the output of one call. history_items() is 0: the engine
  * keeps its own x history (GNU Radio's window has none to give).
  */
-class nlms_engine final : public processor
+class nlms_engine final : public controlled_processor<nlms_controls>
 {
 public:
     //! Uses the current device. mu: one value, or one per filter. Throws
@@ -63,6 +64,15 @@ public:
     std::vector<float> all_taps(cudaStream_t s) const;
     //! Taps and x history back to zeros.
     void reset(cudaStream_t s);
+
+    // nlms_controls, on the attached stream.
+    void set_mu(const std::vector<float>& mu) override { set_mu(mu, control_stream()); }
+    void set_taps(int k, const std::vector<float>& taps) override
+    {
+        set_taps(k, taps, control_stream());
+    }
+    std::vector<float> taps(int k) override { return taps(k, control_stream()); }
+    void reset() override { reset(control_stream()); }
 
     int ntaps() const { return d_ntaps; }
     int nfilters() const { return d_nfilters; }

@@ -7,6 +7,7 @@
 #include "../fir/fir_state.h"
 #include "../stream/processor.h"
 #include "arb_schedule.h"
+#include "pfb_controls.h"
 #include <array>
 #include <cstddef>
 #include <vector>
@@ -31,7 +32,8 @@ namespace cuda {
  * the device (fir_state).
  */
 template <class T>
-class pfb_arb_resampler_engine final : public processor
+class pfb_arb_resampler_engine final
+    : public controlled_processor<pfb_arb_resampler_controls>
 {
 public:
     //! Uses the current device. Throws std::invalid_argument for a rate that is not a
@@ -43,12 +45,30 @@ public:
     //! New taps from the next output on; the history is trimmed or zero-padded to
     //! T' - 1 samples (the block then sets it from GNU Radio's window). Synchronizes.
     void set_taps(const std::vector<float>& taps, cudaStream_t stream);
-    //! gr-filter's set_rate: the stride and fraction from the next output on.
-    void set_rate(float rate);
+    //! gr-filter's set_rate: the stride and fraction from the next output on (a host
+    //! path fits its output slots before its next call).
+    void set_rate(float rate) override;
     //! The next output's arm (gr-filter's d_last_filter, set by set_phase).
     void set_filter(unsigned filter);
     //! Forgets the input position past the consumed samples (a restarted stream).
-    void clear_skip();
+    void clear_skip() override;
+
+    // The rest of pfb_arb_resampler_controls.
+    void set_taps(const std::vector<float>& taps) override
+    {
+        set_taps(taps, control_stream());
+    }
+    void set_phase(float phase) override
+    {
+        set_filter(arb_filter_of_phase(phase, filter_size()));
+    }
+    unsigned filter() const override { return d_sched.filter(); }
+    std::size_t skip() const override { return d_sched.skip(); }
+    std::size_t inputs_for(std::size_t k) const override
+    {
+        return d_sched.position_of(k);
+    }
+
     const arb_schedule& schedule() const { return d_sched; }
     unsigned filter_size() const { return d_sched.rate().int_rate; }
     int taps_per_filter() const { return d_taps_per_filter; }
@@ -58,7 +78,7 @@ public:
     std::size_t output_count(std::size_t n) const override;
     //! The position of the output after those output_count(n) counts (>= n): a call
     //! of up to that many samples gives the same outputs and leaves no skip.
-    std::size_t next_position(std::size_t n) const;
+    std::size_t next_position(std::size_t n) const override;
     std::size_t max_output_count(std::size_t n) const override
     {
         return d_sched.max_count(n);

@@ -84,19 +84,27 @@ pfb_channelizer_engine<In>::pfb_channelizer_engine(unsigned numchans,
         d_ports.out_item_bytes = { numchans * sizeof(complex) };
         return;
     }
-    d_ports.out_item_bytes.assign(d_map.size(), sizeof(complex));
-    d_map_dev = device_buffer<int>(d_map.size());
     // On a stream and waited for: a pageable cudaMemcpy may return before its DMA
     // lands, and process() runs on other (non-blocking) streams.
     stream s;
+    make_port_tables(s);
+}
+
+template <class In>
+void pfb_channelizer_engine<In>::make_port_tables(cudaStream_t s)
+{
+    d_ports.out_item_bytes.assign(d_map.size(), sizeof(complex));
+    d_map_dev = device_buffer<int>(d_map.size());
     GPUFILTER_CHECK(cudaMemcpyAsync(d_map_dev.get(),
                                     d_map.data(),
                                     d_map.size() * sizeof(int),
                                     cudaMemcpyHostToDevice,
                                     s));
-    s.synchronize();
+    GPUFILTER_CHECK(cudaStreamSynchronize(s));
     d_table_host = pinned_buffer<complex*>(ring * d_map.size());
     d_table_dev = device_buffer<complex*>(ring * d_map.size());
+    d_table_used = {};
+    d_slot = 0;
 }
 
 template <class In>
@@ -111,11 +119,16 @@ void pfb_channelizer_engine<In>::set_channel_map(const std::vector<int>& map,
 {
     if (d_layout == pfb_layout::vector)
         throw std::invalid_argument("channel_map: the vector layout has no channel map");
-    if (map.size() != d_map.size())
-        throw std::invalid_argument("channel_map: must keep its length (the ports), " +
-                                    std::to_string(d_map.size()) + ", got " +
-                                    std::to_string(map.size()));
     auto checked = checked_map(numchans(), d_layout, map);
+    if (checked.size() != d_map.size()) {
+        // Other ports: new tables once queued calls are done, and fresh filters.
+        GPUFILTER_CHECK(cudaStreamSynchronize(s));
+        d_map = std::move(checked);
+        make_port_tables(s);
+        d_bank.reset(s);
+        GPUFILTER_CHECK(cudaStreamSynchronize(s));
+        return;
+    }
     // Queued calls read the old map; the copy is ordered after them on the stream.
     // Pageable source: staged by the driver before cudaMemcpyAsync returns.
     GPUFILTER_CHECK(cudaMemcpyAsync(d_map_dev.get(),

@@ -5,6 +5,7 @@
 #include "../common/resources.h"
 #include "../common/sample_types.h"
 #include "../stream/processor.h"
+#include "pfb_controls.h"
 #include "polyphase_bank.h"
 #include <array>
 #include <cstddef>
@@ -47,7 +48,7 @@ enum class pfb_layout {
  * process() never allocates: the plans and buffers are made at construction.
  */
 template <class In>
-class pfb_channelizer_engine final : public processor
+class pfb_channelizer_engine final : public controlled_processor<pfb_channelizer_controls>
 {
 public:
     using in_type = In;
@@ -65,8 +66,20 @@ public:
 
     //! New taps from the next output on (polyphase_bank::set_taps); synchronizes.
     void set_taps(const std::vector<float>& taps, cudaStream_t stream);
-    //! A new map of the same length (the ports stay), from the next call on.
+    //! A new map from the next call on. Another length changes the ports (only
+    //! between calls of a host path, which then fits its slots) and restarts the
+    //! filters, as a fresh engine.
     void set_channel_map(const std::vector<int>& map, cudaStream_t stream);
+
+    // pfb_channelizer_controls, on the attached stream.
+    void set_taps(const std::vector<float>& taps) override
+    {
+        set_taps(taps, control_stream());
+    }
+    void set_channel_map(const std::vector<int>& map) override
+    {
+        set_channel_map(map, control_stream());
+    }
     const std::vector<int>& channel_map() const { return d_map; }
     void reset(cudaStream_t stream) { d_bank.reset(stream); }
 
@@ -103,6 +116,8 @@ public:
 
 private:
     void upload_ports(void* const* out, cudaStream_t s);
+    //! The ports' map on the device and their pointer tables, for d_map.
+    void make_port_tables(cudaStream_t s);
 
     // Checked before the bank touches the GPU.
     pfb_layout d_layout;

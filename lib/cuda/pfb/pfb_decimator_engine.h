@@ -5,6 +5,7 @@
 #include "../common/resources.h"
 #include "../common/sample_types.h"
 #include "../stream/processor.h"
+#include "pfb_controls.h"
 #include "polyphase_bank.h"
 #include <cstddef>
 #include <vector>
@@ -36,7 +37,7 @@ namespace cuda {
  * In, history, restarts and process(): as pfb_channelizer_engine (R = decim).
  */
 template <class In>
-class pfb_decimator_engine final : public processor
+class pfb_decimator_engine final : public controlled_processor<pfb_decimator_controls>
 {
 public:
     using in_type = In;
@@ -55,6 +56,16 @@ public:
     //! Unlike gr-filter 3.10, whose set_channel leaves d_rotator as built (so there
     //! it only takes effect with use_fft_rotator), the exp rotator follows too.
     void set_channel(unsigned channel, cudaStream_t stream);
+
+    // pfb_decimator_controls, on the attached stream.
+    void set_taps(const std::vector<float>& taps) override
+    {
+        set_taps(taps, control_stream());
+    }
+    void set_channel(unsigned channel) override
+    {
+        set_channel(channel, control_stream());
+    }
     unsigned channel() const { return d_channel; }
     void reset(cudaStream_t stream) { d_bank.reset(stream); }
 

@@ -5,6 +5,7 @@
 #include "../common/resources.h"
 #include "../common/sample_types.h"
 #include "../stream/processor.h"
+#include "pfb_controls.h"
 #include <cstddef>
 #include <vector>
 
@@ -27,7 +28,8 @@ namespace cuda {
  * gives the output of one call; history_items() = T - 1 (the block's history() is T,
  * gr-filter's).
  */
-class pfb_interpolator_engine final : public processor
+class pfb_interpolator_engine final
+    : public controlled_processor<pfb_interpolator_controls>
 {
 public:
     //! Uses the current device. Throws std::invalid_argument for interp 0 or empty
@@ -38,6 +40,11 @@ public:
     //! T' - 1 inputs or zero-padded at its old end (set_history() then gives the real
     //! past). Synchronizes the stream.
     void set_taps(const std::vector<float>& taps, cudaStream_t stream);
+    //! pfb_interpolator_controls, on the attached stream.
+    void set_taps(const std::vector<float>& taps) override
+    {
+        set_taps(taps, control_stream());
+    }
     void reset(cudaStream_t stream);
 
     const port_layout& ports() const override { return d_ports; }

@@ -157,10 +157,16 @@ void pfb_synthesizer_engine::reset(cudaStream_t s)
 void pfb_synthesizer_engine::set_channel_map(const std::vector<int>& map, cudaStream_t s)
 {
     check_map(map, d_fft_size);
-    if (map.size() != d_ports.in_item_bytes.size())
-        throw std::invalid_argument(
-            "channel_map: " + std::to_string(map.size()) + " entries for " +
-            std::to_string(d_ports.in_item_bytes.size()) + " inputs");
+    if (map.size() != d_ports.in_item_bytes.size()) {
+        // Other input ports: their pointer tables go, and the filters restart.
+        GPUFILTER_CHECK(cudaStreamSynchronize(s));
+        d_ports.in_item_bytes.assign(map.size(), sizeof(complex));
+        d_tables.clear();
+        d_next_table = 0;
+        d_current = 0;
+        d_parity = 0;
+        reset(s);
+    }
     std::vector<int> inv(d_fft_size, -1);
     for (std::size_t p = 0; p < map.size(); ++p)
         inv[map[p]] = static_cast<int>(p); // the last port wins, as gr-filter's loop

@@ -6,6 +6,7 @@
 #include "../common/sample_types.h"
 #include "../stream/processor.h"
 #include "batched_fft.h"
+#include "pfb_controls.h"
 #include <cstddef>
 #include <vector>
 
@@ -38,7 +39,7 @@ namespace cuda {
  * one kernel that gathers, transforms and filters in shared memory
  * (one_pass_regions()).
  */
-class pfb_synthesizer_engine final : public processor
+class pfb_synthesizer_engine final : public controlled_processor<pfb_synthesizer_controls>
 {
 public:
     //! map: one FFT bin per input port (at least one entry), each in [0, P). Uses
@@ -50,8 +51,20 @@ public:
                            const std::vector<int>& map);
 
     void set_taps(const std::vector<float>& taps, cudaStream_t stream);
-    //! A map of the same length (the ports stay); from the next call on.
+    //! A new map from the next call on. Another length changes the input ports (only
+    //! between calls of a host path, which then fits its slots) and restarts the
+    //! filters, as a fresh engine.
     void set_channel_map(const std::vector<int>& map, cudaStream_t stream);
+
+    // pfb_synthesizer_controls, on the attached stream.
+    void set_taps(const std::vector<float>& taps) override
+    {
+        set_taps(taps, control_stream());
+    }
+    void set_channel_map(const std::vector<int>& map) override
+    {
+        set_channel_map(map, control_stream());
+    }
     void reset(cudaStream_t stream);
 
     const port_layout& ports() const override { return d_ports; }

@@ -32,13 +32,16 @@ class stream_handoff;
  * never through a pageable copy. Every input and output port of the processor is
  * moved this way. Not thread-safe: one caller at a time.
  */
-class host_stream
+class host_stream final
 {
 public:
-    //! Takes the processor, made on `device`. max_chunk bounds the device memory:
-    //! process() takes any n, at most max_chunk items per sub-chunk ring.
+    //! Takes the processor, made on `device`, and attaches it to the stream it
+    //! computes on (processor::attach), so its controls queue there. max_chunk bounds
+    //! the device memory: process() takes any n, at most max_chunk items per
+    //! sub-chunk ring. The processor's controls may change its ports or its outputs
+    //! per input between calls: the next call makes slots to fit.
     host_stream(int device, std::unique_ptr<processor> p, std::size_t max_chunk);
-    virtual ~host_stream();
+    ~host_stream();
     host_stream(const host_stream&) = delete;
     host_stream& operator=(const host_stream&) = delete;
 
@@ -96,26 +99,27 @@ public:
     //! The processor's algorithm ("direct", "fft", ...).
     const char* method() const;
 
-protected:
-    processor& current();
-    const processor& current() const;
-    //! Replaces the processor between calls, e.g. a FIR whose new taps suit another
-    //! algorithm, or a channelizer with another number of output ports.
-    void replace(std::unique_ptr<processor> p);
-    //! Between calls, after the processor's max_output_count() grew (a resampler's
-    //! new rate): larger output slots.
-    void fit_outputs();
     //! Between calls, for a processor whose memory does not depend on the size of its
     //! calls: sub-chunks for process() calls of up to max_chunk items (the slots are
     //! made again), e.g. a channelizer whose many output ports want longer calls.
     void set_max_chunk(std::size_t max_chunk);
-    //! Makes the device current and returns the compute stream: set-up work (taps,
-    //! history) a subclass queues there runs in order with the computation.
-    CUstream_st* compute_stream();
 
 private:
     struct impl;
     std::unique_ptr<impl> d_impl;
+};
+
+//! A host path and the controls of the engine in it (its family's `*_controls`
+//! interface; null for an engine with none): what a family's make_*_path gives the
+//! block that runs it.
+template <class Controls>
+struct gpu_path {
+    std::unique_ptr<host_stream> stream;
+    Controls* controls = nullptr;
+};
+
+//! The controls of an engine that has none.
+struct no_controls {
 };
 
 //! The most items one processor::process() call gets from a host_stream made with

@@ -61,6 +61,39 @@ public:
 
     //! The algorithm, for the block's report ("direct", "fft", "pfb", ...).
     virtual const char* method() const = 0;
+
+    /*!
+     * The device and the stream its controls (a family's `*_controls` interface: new
+     * taps, a channel map, a gain) queue their work on: the stream process() runs on,
+     * so a control takes effect in order with the computation. Set by the host path
+     * (host_stream) that runs the processor; a processor used on its own (an engine
+     * test) keeps the stream-taking versions of its controls.
+     */
+    void attach(int device, cudaStream_t control_stream)
+    {
+        d_device = device;
+        d_control_stream = control_stream;
+    }
+
+protected:
+    //! For a control: makes the attached device current and gives the stream.
+    cudaStream_t control_stream() const;
+
+private:
+    int d_device = -1;
+    cudaStream_t d_control_stream = nullptr;
+};
+
+/*!
+ * \brief A processor that is also its family's controls (Controls: the interface the
+ * block holds, which the family's CPU kernel implements too), so a block's setter
+ * reaches the engine in one virtual call, whichever of the two computes.
+ */
+template <class Controls>
+class controlled_processor : public processor, public Controls
+{
+public:
+    using controls_type = Controls;
 };
 
 } // namespace cuda

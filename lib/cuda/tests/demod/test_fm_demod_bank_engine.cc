@@ -6,7 +6,7 @@
 #include "../gpu_test_env.h"
 #include "../reference.h"
 #include "common/resources.h"
-#include "demod/demod_stream.h"
+#include "demod/demod_controls.h"
 #include "demod/fm_demod_bank_engine.h"
 #include <gtest/gtest.h>
 #include <algorithm>
@@ -330,7 +330,9 @@ TEST_F(fm_bank_test, host_stream_sizes_the_engine_for_its_sub_chunks)
     const auto d = deemphasis::for_rate(400e3 / decim, 75e-6);
     const std::size_t items = 200000;
     const auto x = random_vectors(rng, items * nchan);
-    cuda::fm_demod_bank_stream st(0, nchan, chans, decim, taps, 1.0f, d, items);
+    auto path =
+        cuda::make_fm_demod_bank_path(0, items, nchan, chans, decim, taps, 1.0f, d);
+    cuda::host_stream& st = *path.stream;
     std::vector<float> y((items / decim + 2) * chans.size(), nan_f);
     const void* in = x.data();
     void* out = y.data();

@@ -6,7 +6,7 @@
 #include "../reference.h"
 #include "common/resources.h"
 #include "demod/complex_to_real_engine.h"
-#include "demod/demod_stream.h"
+#include "demod/demod_controls.h"
 #include "demod/quadrature_demod_engine.h"
 #include "demod/quadrature_math.h"
 #include <gtest/gtest.h>
@@ -370,7 +370,9 @@ TEST_F(demod_test, host_stream_in_sub_chunks)
     for (const unsigned C : { 1u, 7u }) {
         const auto x = nonzero_samples(C * 90001, rng);
         const float gain = 3.0f;
-        cuda::quadrature_demod_stream st(0, gain, C, 1000); // sub-chunks of 16384 items
+        // Sub-chunks of 16384 items.
+        auto path = cuda::make_quadrature_demod_path(0, 1000, gain, C);
+        cuda::host_stream& st = *path.stream;
         std::vector<float> y(x.size(), nan_f);
         std::size_t done = 0;
         for (std::size_t call = 0; done < x.size() / C; ++call) {
@@ -381,7 +383,7 @@ TEST_F(demod_test, host_stream_in_sub_chunks)
             EXPECT_EQ(st.process(&in, n, &out), n);
             done += n;
         }
-        EXPECT_FLOAT_EQ(st.gain(), gain);
+        EXPECT_STREQ(st.method(), "quadrature_demod");
         double worst = 0;
         std::size_t mismatched = 0;
         for (unsigned c = 0; c < C; ++c) {
@@ -411,7 +413,8 @@ TEST_F(demod_test, complex_to_real_is_exact)
             want[i] = x[i].real();
         EXPECT_EQ(bit_mismatches(y, want), 0u) << "vlen " << vlen;
         // The host path, in sub-chunks.
-        cuda::complex_to_real_stream st(0, vlen, 1000);
+        auto path = cuda::make_complex_to_real_path(0, 1000, vlen);
+        cuda::host_stream& st = *path.stream;
         std::vector<float> z(x.size(), nan_f);
         const void* in = x.data();
         void* out = z.data();

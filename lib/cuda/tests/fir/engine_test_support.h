@@ -3,22 +3,85 @@
 #define INCLUDED_GPUFILTER_TESTS_ENGINE_TEST_SUPPORT_H
 
 // What the engine tests share: the type lists, a typed fixture, and the loops that
-// run an engine (fir_engine, fft_fir_engine) or a fir_stream over an input in calls.
+// run an engine (fir_engine, fft_fir_engine) or the blocks' host path over an input
+// in calls.
 
 #include "../gpu_test_env.h"
 #include "../reference.h"
 #include "common/resources.h"
-#include "fir/fir_stream.h"
+#include "fir/fir_controls.h"
+#include "fir/fir_types.h"
+#include "stream/host_stream.h"
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace gr {
 namespace gpufilter {
 namespace test {
+
+/*!
+ * The FIR's host path as the blocks run it (cuda::make_fir_path: fir_auto_engine
+ * behind a host_stream), with one-port conveniences for the tests.
+ */
+template <class In, class Tap>
+class fir_host_path
+{
+public:
+    using out_type = cuda::filter_output_t<In, Tap>;
+
+    fir_host_path(int device,
+                  const std::vector<Tap>& taps,
+                  int decimation,
+                  std::size_t max_chunk,
+                  cuda::fir_method method = cuda::fir_method::automatic)
+        : d_path(
+              cuda::make_fir_path<In, Tap>(device, max_chunk, taps, decimation, method))
+    {
+    }
+    fir_host_path(int device,
+                  const std::vector<Tap>& taps,
+                  int decimation,
+                  std::size_t max_chunk,
+                  const std::string& method)
+        : fir_host_path(
+              device, taps, decimation, max_chunk, cuda::parse_fir_method(method))
+    {
+    }
+
+    std::size_t process(const In* in, std::size_t n, out_type* out)
+    {
+        const void* ins[] = { in };
+        void* outs[] = { out };
+        return d_path.stream->process(ins, n, outs);
+    }
+    void set_history(const In* samples)
+    {
+        const void* ports[] = { samples };
+        d_path.stream->set_history(ports);
+    }
+    void set_taps(const std::vector<Tap>& taps) { d_path.controls->set_taps(taps); }
+    void set_rotation(const cuda::rotation& r) { d_path.controls->set_rotation(r); }
+    cuda::rotation next_rotation() const { return d_path.controls->next_rotation(); }
+    int ntaps() const { return static_cast<int>(d_path.stream->history_items()) + 1; }
+    const char* method() const { return d_path.stream->method(); }
+    bool register_host_memory(const void* base, std::size_t bytes)
+    {
+        return d_path.stream->register_host_memory(base, bytes);
+    }
+    void unregister_host_memory() { d_path.stream->unregister_host_memory(); }
+    const std::string& registration_note() const
+    {
+        return d_path.stream->registration_note();
+    }
+
+private:
+    cuda::gpu_path<cuda::fir_controls<Tap>> d_path;
+};
 
 template <class In_, class Tap_>
 struct types {
@@ -110,13 +173,13 @@ run_engine(Engine& engine,
 //! Runs x through fs in calls of the given sizes (cycled) into y, poisoned first.
 //! Returns the outputs written.
 template <class In, class Tap>
-std::vector<typename cuda::fir_stream<In, Tap>::out_type>
-run_stream(cuda::fir_stream<In, Tap>& fs,
+std::vector<typename fir_host_path<In, Tap>::out_type>
+run_stream(fir_host_path<In, Tap>& fs,
            const std::vector<In>& x,
-           std::vector<typename cuda::fir_stream<In, Tap>::out_type>& y,
+           std::vector<typename fir_host_path<In, Tap>::out_type>& y,
            const std::vector<std::size_t>& sizes)
 {
-    using Out = typename cuda::fir_stream<In, Tap>::out_type;
+    using Out = typename fir_host_path<In, Tap>::out_type;
     std::fill(y.begin(), y.end(), poison<Out>());
     std::size_t consumed = 0, produced = 0;
     for (std::size_t call = 0; consumed < x.size(); ++call) {

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-// fir_engine and fir_stream against a float64 reference on random data.
+// fir_engine and the host path against a float64 reference on random data.
 
 #include "common/device.h"
 #include "engine_test_support.h"
 #include "fir/fir_engine.h"
-#include "fir/fir_stream.h"
 #include "fir/fir_tuning.h"
 #include <gtest/gtest.h>
 #include <algorithm>
@@ -218,7 +217,7 @@ TYPED_TEST(fir_engine_test, host_stream_matches_reference_across_chunks)
     const auto taps = random_vector<Tap>(333, this->rng);
     const auto x = random_vector<In>(50000, this->rng);
     for (int D : { 1, 4, 7 }) {
-        cuda::fir_stream<In, Tap> fs(0, taps, D, 1000); // chunks smaller than the calls
+        fir_host_path<In, Tap> fs(0, taps, D, 1000); // chunks smaller than the calls
         std::vector<Out> out(x.size());
         const auto y = run_stream(fs, x, out, { 2500, 1, 999, 4001 });
         EXPECT_LE(relative_error(y, reference_fir(x, taps, D)), direct_tolerance)

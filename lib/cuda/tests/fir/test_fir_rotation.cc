@@ -4,7 +4,6 @@
 
 #include "engine_test_support.h"
 #include "fir/fir_engine.h"
-#include "fir/fir_stream.h"
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <cmath>
@@ -189,7 +188,7 @@ TYPED_TEST(fir_rotation_test, host_stream_keeps_the_phase_across_its_chunks)
     const auto x = random_vector<In>(50000, this->rng);
     for (int D : { 1, 4, 7 }) {
         const rotation r = this->random_rotation();
-        cuda::fir_stream<In, complex> fs(0, taps, D, 1000); // chunks smaller than calls
+        fir_host_path<In, complex> fs(0, taps, D, 1000); // chunks smaller than calls
         fs.set_rotation(r);
         std::vector<complex> out(x.size());
         const auto y = run_stream(fs, x, out, { 2500, 1, 999, 4001 });
@@ -248,7 +247,7 @@ TEST(hilbert_taps, real_part_is_the_delayed_input_exactly)
     for (int m = 0; m < n; ++m)
         taps[m] = complex(m == n / 2 ? 1.0f : 0.0f, h[m]);
     const auto x = random_vector<float>(40000, rng);
-    cuda::fir_stream<float, complex> fs(0, taps, 1, 4096);
+    fir_host_path<float, complex> fs(0, taps, 1, 4096);
     std::vector<complex> y(x.size(), poison<complex>());
     ASSERT_EQ(fs.process(x.data(), x.size(), y.data()), x.size());
     for (std::size_t i = 0; i < x.size(); ++i)

@@ -6,7 +6,7 @@
 #include "../gpu_test_env.h"
 #include "common/resources.h"
 #include "nlms/nlms_engine.h"
-#include "nlms/nlms_stream.h"
+#include "nlms/nlms_host.h"
 #include "nlms_reference.h"
 #include <gtest/gtest.h>
 #include <cmath>
@@ -175,7 +175,8 @@ TEST_F(nlms_engine_test, host_stream_in_uneven_calls)
     }
     const auto x = interleave(xs), d = interleave(ds);
     // max_chunk 20000: sub-chunks of 16384 items cut calls anywhere.
-    cuda::nlms_stream hs(0, ntaps, nf, { 0.3f }, 1e-6f, 20000);
+    auto path = cuda::make_nlms_path(0, 20000, ntaps, nf, { 0.3f }, 1e-6f);
+    cuda::host_stream& hs = *path.stream;
     EXPECT_STREQ(hs.method(), "nlms");
     std::vector<float> e(x.size(), std::numeric_limits<float>::quiet_NaN());
     const std::size_t calls[] = { 1, 17000, 5, 33333, 4096 };
@@ -191,7 +192,7 @@ TEST_F(nlms_engine_test, host_stream_in_uneven_calls)
     for (int k = 0; k < nf; ++k) {
         for (std::size_t t = 0; t < len; ++t)
             got[k][t] = e[t * nf + k];
-        const auto tk = hs.taps(k);
+        const auto tk = path.controls->taps(k);
         taps.insert(taps.end(), tk.begin(), tk.end());
     }
     check_filters(got, xs, ds, taps, ntaps, { 0.3f }, "host_stream");

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#ifndef INCLUDED_GPUFILTER_NLMS_BACKEND_H
-#define INCLUDED_GPUFILTER_NLMS_BACKEND_H
+#ifndef INCLUDED_GPUFILTER_NLMS_CPU_KERNEL_H
+#define INCLUDED_GPUFILTER_NLMS_CPU_KERNEL_H
 
-#include "core/block_core.h"
-#include "nlms/nlms_cpu.h"
+#include "core/cpu_kernel.h"
+#include "cuda/nlms/nlms_controls.h"
+#include "nlms/cpu/nlms_cpu.h"
 #include <vector>
 
 namespace gr {
@@ -13,10 +14,10 @@ namespace gpufilter {
  * \brief The NLMS blocks' CPU fallback: nlms_cpu on GNU Radio's windows (history 1,
  * so a window is just the new items), items of nfilters floats.
  */
-class cpu_nlms_kernel final : public cpu_kernel
+class nlms_cpu_kernel final : public controlled_cpu_kernel<cuda::nlms_controls>
 {
 public:
-    cpu_nlms_kernel(int ntaps, int nfilters, float mu, float eps)
+    nlms_cpu_kernel(int ntaps, int nfilters, float mu, float eps)
         : d_nlms(ntaps, nfilters, { mu }, eps)
     {
     }
@@ -31,23 +32,16 @@ public:
                        nnew);
         return nnew;
     }
-    nlms_cpu& nlms() { return d_nlms; }
+    void set_mu(const std::vector<float>& mu) override { d_nlms.set_mu(mu); }
+    void set_taps(int k, const std::vector<float>& taps) override
+    {
+        d_nlms.set_taps(k, taps);
+    }
+    std::vector<float> taps(int k) override { return d_nlms.taps(k); }
+    void reset() override { d_nlms.reset(); }
 
 private:
     nlms_cpu d_nlms;
-};
-
-/*!
- * \brief The NLMS blocks' computation: cuda::nlms_stream on the GPU or
- * cpu_nlms_kernel, made for a block_core and controlled through it.
- */
-struct nlms_backend {
-    static block_core::backends make(int ntaps, int nfilters, float mu, float eps);
-
-    static void set_mu(block_core& core, float mu);
-    static void set_taps(block_core& core, int k, const std::vector<float>& taps);
-    static std::vector<float> taps(block_core& core, int k);
-    static void reset(block_core& core);
 };
 
 } // namespace gpufilter

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-// fir_stream, the host path: the pipelined sub-chunks, in-place DMA to registered
+// fir_host_path, the host path: the pipelined sub-chunks, in-place DMA to registered
 // host memory and pinned staging, each algorithm, against a float64 reference.
 
 #include "engine_test_support.h"
 #include "fir/fir_processor.h"
-#include "fir/fir_stream.h"
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <string>
@@ -21,14 +20,14 @@ double tolerance(const std::string& method) { return method == "fft" ? 1e-4 : 1e
 
 const char* const methods[] = { "direct", "fft" };
 
-class fir_stream_test : public ::testing::TestWithParam<const char*>
+class fir_host_path_test : public ::testing::TestWithParam<const char*>
 {
 protected:
     void SetUp() override { GPUFILTER_REQUIRE_DEVICE_OR_SKIP(); }
     std::mt19937 rng{ 20261121 };
 };
 
-TEST_P(fir_stream_test, staged_calls_pipeline_across_sub_chunks)
+TEST_P(fir_host_path_test, staged_calls_pipeline_across_sub_chunks)
 {
     const std::string method = GetParam();
     const auto taps = random_vector<float>(301, rng);
@@ -37,7 +36,7 @@ TEST_P(fir_stream_test, staged_calls_pipeline_across_sub_chunks)
     for (int D : { 1, 3, 8 }) {
         // max_chunk 2^17: sub-chunks of 32768, so a 100000-sample call uses all
         // three slots and wraps round the ring.
-        cuda::fir_stream<complex, float> fs(0, taps, D, 1 << 17, method);
+        fir_host_path<complex, float> fs(0, taps, D, 1 << 17, method);
         EXPECT_EQ(fs.method(), method);
         const auto got = run_stream(fs, x, y, { 100000, 1, 65537, 32768, 7 });
         EXPECT_LE(relative_error(got, reference_fir(x, taps, D)), tolerance(method))
@@ -45,13 +44,13 @@ TEST_P(fir_stream_test, staged_calls_pipeline_across_sub_chunks)
     }
 }
 
-TEST_P(fir_stream_test, registered_memory_is_used_in_place)
+TEST_P(fir_host_path_test, registered_memory_is_used_in_place)
 {
     const std::string method = GetParam();
     const auto taps = random_vector<complex>(64, rng);
     const auto x = random_vector<float>(300000, rng);
     std::vector<complex> y(x.size());
-    cuda::fir_stream<float, complex> fs(0, taps, 2, 1 << 16, method);
+    fir_host_path<float, complex> fs(0, taps, 2, 1 << 16, method);
     // Input registered, output staged: both paths in one call.
     ASSERT_TRUE(fs.register_host_memory(x.data(), x.size() * sizeof(float)))
         << fs.registration_note();
@@ -59,7 +58,7 @@ TEST_P(fir_stream_test, registered_memory_is_used_in_place)
     EXPECT_LE(relative_error(got, reference_fir(x, taps, 2)), tolerance(method));
 
     // Both registered, on a fresh stream; registering twice is harmless.
-    cuda::fir_stream<float, complex> fs2(0, taps, 2, 1 << 16, method);
+    fir_host_path<float, complex> fs2(0, taps, 2, 1 << 16, method);
     ASSERT_TRUE(fs2.register_host_memory(x.data(), x.size() * sizeof(float)));
     ASSERT_TRUE(fs2.register_host_memory(y.data(), y.size() * sizeof(complex)));
     got = run_stream(fs2, x, y, { 131072, 5, 99999 });
@@ -68,16 +67,16 @@ TEST_P(fir_stream_test, registered_memory_is_used_in_place)
     fs.unregister_host_memory();
 }
 
-INSTANTIATE_TEST_SUITE_P(methods, fir_stream_test, ::testing::ValuesIn(methods));
+INSTANTIATE_TEST_SUITE_P(methods, fir_host_path_test, ::testing::ValuesIn(methods));
 
-TEST(fir_stream_auto, new_taps_may_change_the_algorithm_and_keep_the_rotation)
+TEST(fir_host_path_auto, new_taps_may_change_the_algorithm_and_keep_the_rotation)
 {
     GPUFILTER_REQUIRE_DEVICE_OR_SKIP();
     std::mt19937 rng(7);
     const auto short_taps = random_vector<float>(8, rng);
     const auto long_taps = random_vector<float>(8191, rng);
     const auto x = random_vector<complex>(60000, rng);
-    cuda::fir_stream<complex, float> fs(0, short_taps, 1, 1 << 16, "auto");
+    fir_host_path<complex, float> fs(0, short_taps, 1, 1 << 16, "auto");
     EXPECT_EQ(std::string(fs.method()),
               cuda::fir_method_name(cuda::choose_fir_method<complex, float>(
                   8, 1, cuda::fir_method::automatic)));
@@ -108,11 +107,11 @@ TEST(fir_stream_auto, new_taps_may_change_the_algorithm_and_keep_the_rotation)
     EXPECT_LE(std::sqrt(num / den), 1e-4) << "method now " << fs.method();
 }
 
-TEST(fir_stream_errors, unknown_method_names_the_parameter)
+TEST(fir_host_path_errors, unknown_method_names_the_parameter)
 {
     GPUFILTER_REQUIRE_DEVICE_OR_SKIP();
     try {
-        cuda::fir_stream<float, float> fs(0, { 1.0f }, 1, 16, "winograd");
+        fir_host_path<float, float> fs(0, { 1.0f }, 1, 16, "winograd");
         FAIL() << "an unknown method was accepted";
     } catch (const std::invalid_argument& e) {
         EXPECT_NE(std::string(e.what()).find("method"), std::string::npos) << e.what();

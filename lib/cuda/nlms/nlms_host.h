@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#ifndef INCLUDED_GPUFILTER_CUDA_NLMS_STREAM_H
-#define INCLUDED_GPUFILTER_CUDA_NLMS_STREAM_H
+#ifndef INCLUDED_GPUFILTER_CUDA_NLMS_HOST_H
+#define INCLUDED_GPUFILTER_CUDA_NLMS_HOST_H
 
 // NLMS filtering of host samples on a GPU: the host path with an NLMS engine, and the
 // NLMS controls; and the batch form for simulations. No CUDA types here, so the block
 // layer can use it without seeing CUDA.
 
 #include "../stream/host_stream.h"
+#include "nlms_controls.h"
 #include <cstddef>
 #include <vector>
 
@@ -14,25 +15,14 @@ namespace gr {
 namespace gpufilter {
 namespace cuda {
 
-/*!
- * \brief nfilters NLMS filters (nlms_engine) of host samples on one GPU: items of
- * nfilters floats on two inputs (x, d) and one output (e).
- */
-class nlms_stream : public host_stream
-{
-public:
-    nlms_stream(int device,
-                int ntaps,
-                int nfilters,
-                const std::vector<float>& mu,
-                float eps,
-                std::size_t max_chunk);
-
-    void set_mu(const std::vector<float>& mu);
-    void set_taps(int k, const std::vector<float>& taps);
-    std::vector<float> taps(int k);
-    void reset();
-};
+//! The NLMS blocks' GPU path: nfilters filters (nlms_engine) on `device` behind a
+//! host_stream; items of nfilters floats on two inputs (x, d) and one output (e).
+gpu_path<nlms_controls> make_nlms_path(int device,
+                                       std::size_t max_chunk,
+                                       int ntaps,
+                                       int nfilters,
+                                       const std::vector<float>& mu,
+                                       float eps);
 
 /*!
  * \brief NLMS over rows: nfilters independent filters, filter k's x and d at

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "../common/resources.h"
+#include "../stream/gpu_path.h"
 #include "nlms_engine.h"
-#include "nlms_stream.h"
+#include "nlms_host.h"
 #include <algorithm>
 #include <memory>
 
@@ -9,47 +10,15 @@ namespace gr {
 namespace gpufilter {
 namespace cuda {
 
-namespace {
-std::unique_ptr<processor>
-make_on(int device, int ntaps, int nfilters, const std::vector<float>& mu, float eps)
+gpu_path<nlms_controls> make_nlms_path(int device,
+                                       std::size_t max_chunk,
+                                       int ntaps,
+                                       int nfilters,
+                                       const std::vector<float>& mu,
+                                       float eps)
 {
-    use_device(device);
-    return std::make_unique<nlms_engine>(ntaps, nfilters, mu, eps);
-}
-} // namespace
-
-nlms_stream::nlms_stream(int device,
-                         int ntaps,
-                         int nfilters,
-                         const std::vector<float>& mu,
-                         float eps,
-                         std::size_t max_chunk)
-    : host_stream(device, make_on(device, ntaps, nfilters, mu, eps), max_chunk)
-{
-}
-
-void nlms_stream::set_mu(const std::vector<float>& mu)
-{
-    cudaStream_t s = compute_stream();
-    static_cast<nlms_engine&>(current()).set_mu(mu, s);
-}
-
-void nlms_stream::set_taps(int k, const std::vector<float>& taps)
-{
-    cudaStream_t s = compute_stream();
-    static_cast<nlms_engine&>(current()).set_taps(k, taps, s);
-}
-
-std::vector<float> nlms_stream::taps(int k)
-{
-    cudaStream_t s = compute_stream();
-    return static_cast<nlms_engine&>(current()).taps(k, s);
-}
-
-void nlms_stream::reset()
-{
-    cudaStream_t s = compute_stream();
-    static_cast<nlms_engine&>(current()).reset(s);
+    return make_gpu_path<nlms_controls, nlms_engine>(
+        device, max_chunk, ntaps, nfilters, mu, eps);
 }
 
 void nlms_batch_rows(int device,

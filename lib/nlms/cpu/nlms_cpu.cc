@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "cuda/nlms/nlms_params.h"
 #include "cuda/nlms/nlms_shape.h"
-#include "nlms/nlms_cpu.h"
+#include "nlms/cpu/nlms_cpu.h"
 #include <volk/volk.h>
 #include <algorithm>
 #include <stdexcept>

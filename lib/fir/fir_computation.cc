@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "fir/cpu/fir_cpu_kernel.h"
+#include "fir/fir_computation.h"
+#include <gnuradio/gr_complex.h>
+#include <cstdint>
+
+namespace gr {
+namespace gpufilter {
+
+namespace {
+cuda::fir_method engine_method(filter_method m)
+{
+    if (m == filter_method::automatic)
+        m = get_default_filter_method();
+    switch (m) {
+    case filter_method::direct:
+        return cuda::fir_method::direct;
+    case filter_method::fft:
+        return cuda::fir_method::fft;
+    default:
+        return cuda::fir_method::automatic;
+    }
+}
+} // namespace
+
+template <class In, class Out, class Tap>
+computation<cuda::fir_controls<Tap>>
+fir_computation(const std::vector<Tap>& taps, int decimation, filter_method method)
+{
+    const cuda::fir_method m = engine_method(method);
+    return {
+        [=](int device, std::size_t max_chunk) {
+            return cuda::make_fir_path<In, Tap>(device, max_chunk, taps, decimation, m);
+        },
+        [=] { return std::make_unique<fir_cpu_kernel<In, Out, Tap>>(taps, decimation); }
+    };
+}
+
+// The blocks' (input, output, taps) types: fir_filter's four, and the complex-tap
+// FIRs of freq_xlating_fir_filter (float, complex and short input).
+#define GPUFILTER_FIR_COMPUTATION(In, Out, Tap)                                  \
+    template computation<cuda::fir_controls<Tap>> fir_computation<In, Out, Tap>( \
+        const std::vector<Tap>&, int, filter_method);
+GPUFILTER_FIR_COMPUTATION(float, float, float)
+GPUFILTER_FIR_COMPUTATION(gr_complex, gr_complex, float)
+GPUFILTER_FIR_COMPUTATION(gr_complex, gr_complex, gr_complex)
+GPUFILTER_FIR_COMPUTATION(float, gr_complex, gr_complex)
+GPUFILTER_FIR_COMPUTATION(std::int16_t, gr_complex, gr_complex)
+
+} // namespace gpufilter
+} // namespace gr

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "pfb/pfb_taps.h"
+#include <gnuradio/filter/fft_filter.h>
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace gpufilter {
+
+std::vector<std::vector<float>> polyphase_split(unsigned nfilts,
+                                                const std::vector<float>& taps)
+{
+    const unsigned t = taps_per_filter(nfilts, taps);
+    std::vector<std::vector<float>> out(nfilts, std::vector<float>(t, 0.0f));
+    for (unsigned i = 0; i < nfilts; ++i)
+        for (unsigned k = 0; k < t; ++k)
+            if (i + k * nfilts < taps.size())
+                out[i][k] = taps[i + k * nfilts];
+    return out;
+}
+
+unsigned taps_per_filter(unsigned nfilts, const std::vector<float>& taps)
+{
+    return static_cast<unsigned>((taps.size() + nfilts - 1) / nfilts);
+}
+
+int checked_rate_ratio(unsigned numchans, float oversample_rate)
+{
+    // gr-filter's test, and its d_rate_ratio; a relative 1e-5 too, as the engine
+    // accepts (a float N/R for large N is further than 1e-5 from N/R).
+    if (!(oversample_rate > 0.0f) || !std::isfinite(oversample_rate))
+        throw std::invalid_argument("oversample_rate: must be > 0, got " +
+                                    std::to_string(oversample_rate));
+    const double srate = numchans / static_cast<double>(oversample_rate);
+    const double off = std::fabs(srate - std::round(srate));
+    const int r =
+        static_cast<int>(std::rint(static_cast<float>(numchans) / oversample_rate));
+    if ((off > 0.00001 && off > 0.00001 * std::round(srate)) || r < 1 ||
+        r > static_cast<int>(numchans))
+        throw std::invalid_argument(
+            "oversample_rate: numchans/oversample_rate must be an integer in [1, "
+            "numchans = " +
+            std::to_string(numchans) + "], got oversample_rate " +
+            std::to_string(oversample_rate));
+    return r;
+}
+
+int channelizer_output_multiple(unsigned numchans, int rate_ratio)
+{
+    int m = 1;
+    while ((static_cast<long>(m) * rate_ratio) % numchans != 0)
+        ++m;
+    return m;
+}
+
+int fft_filter_output_multiple(unsigned decim, const std::vector<float>& taps)
+{
+    const gr::filter::kernel::fft_filter_ccf f(
+        1, std::vector<float>(taps_per_filter(decim, taps), 0.0f));
+    return static_cast<int>(f.filtersize() - f.ntaps() + 1);
+}
+
+std::vector<std::vector<float>>
+synthesizer_split(unsigned numchans, const std::vector<float>& taps, bool twox)
+{
+    const unsigned t = taps_per_filter(numchans, taps);
+    const auto tap = [&](unsigned i, unsigned j) {
+        const std::size_t k = i + static_cast<std::size_t>(j) * numchans;
+        return k < taps.size() ? taps[k] : 0.0f;
+    };
+    std::vector<std::vector<float>> out((twox ? 2 : 1) * numchans,
+                                        std::vector<float>(t, 0.0f));
+    for (unsigned i = 0; i < numchans; ++i)
+        for (unsigned j = 0; j < t; ++j) {
+            if (!twox)
+                out[i][j] = tap(i, j);
+            else if (j % 2)
+                out[i][j] = tap(i, j);
+            else
+                out[numchans + i][j] = tap(i, j);
+        }
+    return out;
+}
+
+} // namespace gpufilter
+} // namespace gr

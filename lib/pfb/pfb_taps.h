@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_PFB_TAPS_H
+#define INCLUDED_GPUFILTER_PFB_TAPS_H
+
+// gr-filter's arithmetic of polyphase taps and rates, shared by the polyphase blocks
+// and their CPU kernels.
+
+#include <vector>
+
+namespace gr {
+namespace gpufilter {
+
+//! gr-filter's split of prototype taps over nfilts branch filters (its taps()).
+std::vector<std::vector<float>> polyphase_split(unsigned nfilts,
+                                                const std::vector<float>& taps);
+//! Branch taps T = ceil(ntaps / nfilts): the blocks' history is nfilts*T.
+unsigned taps_per_filter(unsigned nfilts, const std::vector<float>& taps);
+//! R = numchans / oversample_rate, checked as gr-filter checks it (std::invalid_argument
+//! naming numchans or oversample_rate).
+int checked_rate_ratio(unsigned numchans, float oversample_rate);
+//! Least number of steps m with m*R a multiple of numchans: a work() call of whole
+//! multiples of it starts on a stream_to_streams row, as gr-filter's output_multiple.
+int channelizer_output_multiple(unsigned numchans, int rate_ratio);
+//! gr-filter's output_multiple of a decimator with FFT branch filters (its FFT size
+//! minus the branch taps plus one).
+int fft_filter_output_multiple(unsigned decim, const std::vector<float>& taps);
+
+//! gr-filter's pfb_synthesizer_ccf taps(): numchans lists (set_taps1), or with twox
+//! 2*numchans lists, filter i the odd taps of branch i and numchans+i the even ones
+//! (set_taps2), each ceil(ntaps/numchans) long.
+std::vector<std::vector<float>>
+synthesizer_split(unsigned numchans, const std::vector<float>& taps, bool twox);
+
+} // namespace gpufilter
+} // namespace gr
+
+#endif
