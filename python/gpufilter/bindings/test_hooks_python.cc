@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 // gpufilter_test_hooks: the test suite's fault injection. Built for tests only.
 
-#include "testing_hooks.h"
+#include "core/testing_hooks.h"
 #include <pybind11/pybind11.h>
 
 PYBIND11_MODULE(gpufilter_test_hooks, m)
