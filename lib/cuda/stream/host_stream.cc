@@ -5,6 +5,7 @@
 #include "port_slab.h"
 #include "processor.h"
 #include "stream_handoff.h"
+#include "stream_observer.h"
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -30,8 +31,6 @@ constexpr std::size_t min_sub_chunk = 16384;
 // than the host copy into or out of staging, at about 10 GB/s.
 constexpr std::size_t bundle_below_bytes = 64 * 1024;
 
-std::atomic<long> s_fail_after{ -1 };
-
 //! Whether a side's ports move in one copy: several of one item size, each small.
 template <class Slab>
 bool bundled(const Slab& slab, const std::vector<std::size_t>& item_bytes, std::size_t n)
@@ -41,8 +40,6 @@ bool bundled(const Slab& slab, const std::vector<std::size_t>& item_bytes, std::
 }
 
 } // namespace
-
-void testing::fail_after(long calls) { s_fail_after = calls; }
 
 std::size_t sub_chunk_for(std::size_t max_chunk)
 {
@@ -88,7 +85,6 @@ struct host_stream::impl {
         : device((use_device(dev), dev)),
           proc(std::move(p)),
           sub_chunk(sub_chunk_for(max_chunk)),
-          fail_after(s_fail_after.load()),
           in_place_in(proc->ports().in_item_bytes.size()),
           in_place_out(proc->ports().out_item_bytes.size())
     {
@@ -121,9 +117,8 @@ struct host_stream::impl {
     std::unique_ptr<processor> proc;
     std::size_t sub_chunk;
     std::size_t slot_outputs = 0;
-    long fail_after;
-    long calls = 0;
     int last_call_device = -1;
+    stream_observer* observer = current_stream_observer(); // told of its making and end
     std::vector<char> in_place_in, in_place_out; // per port: registered, so no staging
     std::array<std::unique_ptr<slot>, slots> ring;
     stream upload, compute, download;
@@ -143,9 +138,15 @@ host_stream::host_stream(int device, std::unique_ptr<processor> p, std::size_t m
     if (!p)
         throw std::invalid_argument("processor: must not be null");
     d_impl = std::make_unique<impl>(device, std::move(p), max_chunk);
+    if (d_impl->observer)
+        d_impl->observer->stream_made(this, device);
 }
 
-host_stream::~host_stream() = default;
+host_stream::~host_stream()
+{
+    if (d_impl->observer)
+        d_impl->observer->stream_destroyed(this);
+}
 
 std::size_t host_stream::output_count(std::size_t n) const
 {
@@ -157,9 +158,7 @@ std::size_t host_stream::process(const void* const* in, std::size_t n, void* con
     impl& s = *d_impl;
     use_device(s.device);
     GPUFILTER_CHECK(cudaGetDevice(&s.last_call_device));
-    if (s.fail_after >= 0 && s.calls++ >= s.fail_after)
-        GPUFILTER_CHECK(cudaMemcpyAsync(
-            nullptr, s.ring[0]->host_in[0], 1, cudaMemcpyHostToDevice, s.upload));
+    observe_gpu_call({ this, s.device, s.compute });
     for (auto& slot : s.ring) // a call that threw may have left slots behind
         slot->busy = false;
 
@@ -265,9 +264,7 @@ std::size_t host_stream::process_resident(const void* const* in,
 {
     impl& s = *d_impl;
     use_device(s.device);
-    if (s.fail_after >= 0 && s.calls++ >= s.fail_after)
-        GPUFILTER_CHECK(cudaMemcpyAsync(
-            nullptr, s.ring[0]->host_in[0], 1, cudaMemcpyHostToDevice, s.compute));
+    observe_gpu_call({ this, s.device, s.compute });
     const port_layout& ports = s.proc->ports();
     const std::size_t nin_ports = ports.in_item_bytes.size();
     const std::size_t nout_ports = ports.out_item_bytes.size();
