@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "core/block_core.h"
+#include "core/block_observer.h"
 #include "core/device_selection.h"
 #include "core/parameter_checks.h"
-#include "core/testing_hooks.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_double_mapped.h>
 #include <gnuradio/buffer_reader.h>
@@ -51,17 +51,17 @@ block_core::block_core(gr::block& block,
         d_cpu = make.cpu();
     else
         d_gpu = make_gpu(make, batch_size);
-    testing::register_core(d_block.unique_id(), this);
+    d_observed = std::make_unique<observed_core>(d_block.unique_id(), d_gpu.get());
     // Read once, when the block is made: its ports' buffer types are fixed from here.
-    // Never on the CPU fallback (where the test suite may emulate them).
+    // Never on the CPU fallback, unless the block_observer has them emulated there.
     d_device_buffers = get_device_buffers() &&
-                       (d_gpu || device_buffer::emulation_for_tests()) &&
+                       (d_gpu || emulate_device_buffers_on_cpu()) &&
                        runtime_supports_device_buffers(d_logger);
     d_account->device = d_gpu ? d_device : cuda::ring_memory::emulated;
     d_account->device_buffers = d_device_buffers;
 }
 
-block_core::~block_core() { testing::unregister_core(d_block.unique_id()); }
+block_core::~block_core() = default;
 
 std::unique_ptr<cuda::host_stream> block_core::make_gpu(const backends& make,
                                                         int batch_size)

@@ -17,6 +17,8 @@
 namespace gr {
 namespace gpufilter {
 
+class observed_core;
+
 /*!
  * \brief What every GPU block does around its computation, written once, whatever
  * its ports (one or many inputs and outputs, vector items) and its rate.
@@ -175,6 +177,8 @@ private:
     unsigned d_input_history = 0;    // of the one input; 0: the block's own history
     std::vector<char> d_interleaved; // the one input's window, from its streams
     gr_vector_const_void_star d_one_window;
+    // Tells a block_observer of this block; destroyed first, while d_gpu is alive.
+    std::unique_ptr<observed_core> d_observed;
 };
 
 } // namespace gpufilter

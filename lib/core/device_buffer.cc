@@ -4,7 +4,6 @@
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/logger.h>
 #include <algorithm>
-#include <atomic>
 #include <limits>
 #include <new>
 #include <numeric>
@@ -14,8 +13,6 @@ namespace gr {
 namespace gpufilter {
 
 namespace {
-
-std::atomic<bool> s_emulation{ false };
 
 // The largest device ring made for a buffer whose item size does not divide the
 // device's granularity (four times the host ring is always allowed).
@@ -37,10 +34,6 @@ gr::block_sptr alive(const gr::buffer_reader* r)
 }
 
 } // namespace
-
-void device_buffer::set_emulation_for_tests(bool on) { s_emulation = on; }
-
-bool device_buffer::emulation_for_tests() { return s_emulation; }
 
 gr::buffer_type device_buffer::type(gr::buftype<device_buffer, device_buffer>{});
 

@@ -81,7 +81,7 @@ public:
     static bool on_device(const gr::buffer_sptr& buf);
     //! The order of its writer's and readers' GPU work (cuda::stream_handoff) when
     //! `buf` is a device_buffer in device memory of a GPU, else null (host memory,
-    //! or a device side emulated for tests).
+    //! or a device side emulated in host memory: block_observer.h).
     static cuda::stream_handoff* handoff(const gr::buffer_sptr& buf);
     //! A device_buffer's host side, both copies (page-locked by its users), or
     //! {nullptr, 0}.
@@ -94,12 +94,6 @@ public:
 
     //! The same signature, with this buffer type on every port.
     static gr::io_signature::sptr with_type(const gr::io_signature::sptr& sig);
-
-    //! Test hook: blocks on the CPU fallback made afterwards use device buffers too,
-    //! their device side emulated in host memory, so the scheduler's side (homes,
-    //! windows across the wrap, counters) is tested without a GPU.
-    static void set_emulation_for_tests(bool on);
-    static bool emulation_for_tests();
 
     int space_available() override;
     void post_work(int nitems) override;

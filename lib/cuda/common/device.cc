@@ -5,9 +5,6 @@
 #include "resources.h"
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
-#include <mutex>
-#include <utility>
-#include <vector>
 
 namespace gr {
 namespace gpufilter {
@@ -64,50 +61,6 @@ std::size_t device_free_memory(int device)
     return free_bytes;
 }
 
-namespace testing {
-
-namespace {
-std::mutex s_held_mutex;
-std::vector<std::pair<int, void*>> s_held; // (device, allocation)
-} // namespace
-
-std::size_t hold_device_memory(int device, std::size_t leave_free)
-{
-    std::lock_guard<std::mutex> lock(s_held_mutex);
-    GPUFILTER_CHECK(cudaSetDevice(device));
-    std::size_t held = 0;
-    for (std::size_t chunk = std::size_t(1) << 30; chunk >= (std::size_t(1) << 20);) {
-        std::size_t free_bytes = 0, total = 0;
-        GPUFILTER_CHECK(cudaMemGetInfo(&free_bytes, &total));
-        if (free_bytes <= leave_free)
-            break;
-        if (free_bytes - leave_free < chunk) {
-            chunk /= 2;
-            continue;
-        }
-        void* p = nullptr;
-        if (cudaMalloc(&p, chunk) != cudaSuccess) {
-            cudaGetLastError(); // clear it: the failure is expected near the limit
-            chunk /= 2;
-            continue;
-        }
-        s_held.emplace_back(device, p);
-        held += chunk;
-    }
-    return held;
-}
-
-void release_held_memory()
-{
-    std::lock_guard<std::mutex> lock(s_held_mutex);
-    for (const auto& [device, p] : s_held) {
-        cudaSetDevice(device);
-        cudaFree(p);
-    }
-    s_held.clear();
-}
-
-} // namespace testing
 } // namespace cuda
 } // namespace gpufilter
 } // namespace gr

@@ -19,14 +19,6 @@ std::string device_name(int device);
 //! Free device memory in bytes (cudaMemGetInfo) on a device index that exists.
 std::size_t device_free_memory(int device);
 
-namespace testing {
-//! Allocates device memory on `device` until at most leave_free bytes are free (a
-//! GPU that is nearly full, for the tests of allocation failures); returns the bytes
-//! now held. release_held_memory() gives all of it back.
-std::size_t hold_device_memory(int device, std::size_t leave_free);
-void release_held_memory();
-} // namespace testing
-
 } // namespace cuda
 } // namespace gpufilter
 } // namespace gr

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "host_registry.h"
+#include "stream_observer.h"
 #include <cuda_runtime.h>
 #include <map>
 #include <mutex>
@@ -9,10 +10,15 @@ namespace gpufilter {
 namespace cuda {
 
 namespace {
-//! The process's page-locked ranges: begin -> (end, users).
+//! A page-locked range of the process.
+struct locked_range {
+    const char* end;
+    int users;
+    stream_observer* told; // of its locking, so of its unlocking too
+};
 struct registry {
     std::mutex lock;
-    std::map<const char*, std::pair<const char*, int>> ranges;
+    std::map<const char*, locked_range> ranges; // by begin
 };
 registry& process_registry()
 {
@@ -48,8 +54,8 @@ bool host_registration::add(const void* base, std::size_t bytes)
     registry& reg = process_registry();
     std::lock_guard<std::mutex> guard(reg.lock);
     const auto known = reg.ranges.find(b);
-    if (known != reg.ranges.end() && known->second.first == b + bytes) {
-        ++known->second.second; // another block's registration of this buffer: share it
+    if (known != reg.ranges.end() && known->second.end == b + bytes) {
+        ++known->second.users; // another block's registration of this buffer: share it
         d_ranges.push_back({ b, b + bytes, true });
         d_note = "registered (shared)";
         return true;
@@ -58,7 +64,10 @@ bool host_registration::add(const void* base, std::size_t bytes)
     const cudaError_t e =
         cudaHostRegister(const_cast<char*>(b), bytes, cudaHostRegisterPortable);
     if (e == cudaSuccess) {
-        reg.ranges[b] = { b + bytes, 1 };
+        stream_observer* observer = current_stream_observer();
+        reg.ranges[b] = { b + bytes, 1, observer };
+        if (observer)
+            observer->host_memory_locked(b, bytes);
         d_ranges.push_back({ b, b + bytes, true });
         d_note = "registered";
         return true;
@@ -75,13 +84,6 @@ bool host_registration::add(const void* base, std::size_t bytes)
     return false;
 }
 
-std::size_t host_registration::process_ranges()
-{
-    registry& reg = process_registry();
-    std::lock_guard<std::mutex> guard(reg.lock);
-    return reg.ranges.size();
-}
-
 void host_registration::clear()
 {
     if (d_ranges.empty())
@@ -90,9 +92,11 @@ void host_registration::clear()
     std::lock_guard<std::mutex> guard(reg.lock);
     for (const auto& r : d_ranges) {
         const auto it = reg.ranges.find(r.begin);
-        if (!r.counted || it == reg.ranges.end() || --it->second.second > 0)
+        if (!r.counted || it == reg.ranges.end() || --it->second.users > 0)
             continue;
         cudaHostUnregister(const_cast<char*>(r.begin)); // the last user unlocks
+        if (it->second.told)
+            it->second.told->host_memory_unlocked(r.begin, r.end - r.begin);
         reg.ranges.erase(it);
     }
     d_ranges.clear();

@@ -36,9 +36,6 @@ public:
     bool contains(const void* p, std::size_t bytes) const;
     const std::string& note() const { return d_note; }
 
-    //! Ranges page-locked in this process now (for leak checks).
-    static std::size_t process_ranges();
-
 private:
     struct range {
         const char* begin;

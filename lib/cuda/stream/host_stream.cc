@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "host_stream_impl.h"
 #include "stream_handoff.h"
+#include "stream_observer.h"
 #include <algorithm>
 #include <stdexcept>
 
 namespace gr {
 namespace gpufilter {
 namespace cuda {
-
-void testing::fail_after(long calls) { s_fail_after = calls; }
 
 std::size_t sub_chunk_for(std::size_t max_chunk)
 {
@@ -30,9 +29,15 @@ host_stream::host_stream(int device, std::unique_ptr<processor> p, std::size_t m
     if (!p)
         throw std::invalid_argument("processor: must not be null");
     d_impl = std::make_unique<impl>(device, std::move(p), max_chunk);
+    if (d_impl->observer)
+        d_impl->observer->stream_made(this, device);
 }
 
-host_stream::~host_stream() = default;
+host_stream::~host_stream()
+{
+    if (d_impl->observer)
+        d_impl->observer->stream_destroyed(this);
+}
 
 std::size_t host_stream::output_count(std::size_t n) const
 {
@@ -45,9 +50,7 @@ std::size_t host_stream::process(const void* const* in, std::size_t n, void* con
     use_device(s.device);
     s.fit_processor();
     GPUFILTER_CHECK(cudaGetDevice(&s.last_call_device));
-    if (s.fail_after >= 0 && s.calls++ >= s.fail_after)
-        GPUFILTER_CHECK(cudaMemcpyAsync(
-            nullptr, s.ring[0]->host_in[0], 1, cudaMemcpyHostToDevice, s.upload));
+    observe_gpu_call({ this, s.device, s.compute });
     for (auto& slot : s.ring) // a call that threw may have left slots behind
         slot->busy = false;
 

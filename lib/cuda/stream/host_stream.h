@@ -130,13 +130,6 @@ std::size_t sub_chunk_for(std::size_t max_chunk);
 //! True for the error of a CUDA or cuFFT allocation that found too little memory.
 bool is_out_of_memory(const std::exception& e);
 
-namespace testing {
-//! Test hook: call calls+1 of process() of each host_stream made afterwards issues an
-//! invalid copy, a real CUDA error, so tests can check that a failing GPU stops a
-//! flowgraph with CUDA's message. Negative: off (the default).
-void fail_after(long calls);
-} // namespace testing
-
 } // namespace cuda
 } // namespace gpufilter
 } // namespace gr

@@ -11,6 +11,7 @@
 #include "host_stream.h"
 #include "port_slab.h"
 #include "processor.h"
+#include "stream_observer.h"
 #include <array>
 #include <atomic>
 #include <cstring>
@@ -34,7 +35,6 @@ inline constexpr std::size_t min_sub_chunk = 16384;
 // than the host copy into or out of staging, at about 10 GB/s.
 inline constexpr std::size_t bundle_below_bytes = 64 * 1024;
 
-inline std::atomic<long> s_fail_after{ -1 };
 
 //! Whether a side's ports move in one copy: several of one item size, each small.
 template <class Slab>
@@ -76,8 +76,7 @@ struct host_stream::impl {
     impl(int dev, std::unique_ptr<processor> p, std::size_t max_chunk)
         : device((use_device(dev), dev)),
           proc(std::move(p)),
-          sub_chunk(sub_chunk_for(max_chunk)),
-          fail_after(s_fail_after.load())
+          sub_chunk(sub_chunk_for(max_chunk))
     {
         proc->attach(device, compute);
         allocate_slots();
@@ -137,9 +136,8 @@ struct host_stream::impl {
     std::size_t sub_chunk;
     std::size_t slot_outputs = 0;
     port_layout ports_seen; // the processor's ports the slots were made for
-    long fail_after;
-    long calls = 0;
     int last_call_device = -1;
+    stream_observer* observer = current_stream_observer(); // told of its making and end
     std::vector<char> in_place_in, in_place_out; // per port: registered, so no staging
     stream upload, compute, download;
     std::array<std::unique_ptr<slot>, slots> ring;

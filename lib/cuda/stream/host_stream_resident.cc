@@ -3,6 +3,7 @@
 // buffers in device memory between GPU blocks).
 #include "host_stream_impl.h"
 #include "stream_handoff.h"
+#include "stream_observer.h"
 #include <stdexcept>
 
 namespace gr {
@@ -18,9 +19,7 @@ std::size_t host_stream::process_resident(const void* const* in,
     impl& s = *d_impl;
     use_device(s.device);
     s.fit_processor();
-    if (s.fail_after >= 0 && s.calls++ >= s.fail_after)
-        GPUFILTER_CHECK(cudaMemcpyAsync(
-            nullptr, s.ring[0]->host_in[0], 1, cudaMemcpyHostToDevice, s.compute));
+    observe_gpu_call({ this, s.device, s.compute });
     const port_layout& ports = s.proc->ports();
     const std::size_t nin_ports = ports.in_item_bytes.size();
     const std::size_t nout_ports = ports.out_item_bytes.size();

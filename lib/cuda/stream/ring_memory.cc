@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "../common/resources.h"
 #include "ring_memory.h"
+#include "stream_observer.h"
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <sys/mman.h>
 #include <system_error>
 #include <unistd.h>
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -19,10 +19,6 @@ namespace gpufilter {
 namespace cuda {
 
 namespace {
-
-std::atomic<std::size_t> s_live_bytes{ 0 };
-std::atomic<bool> s_fail_device_side{ false };
-std::atomic<std::size_t> s_emulated_granule{ 0 };
 
 //! Shared memory mapped twice, back to back (what GNU Radio's vmcircbuf does).
 class host_ring
@@ -219,8 +215,11 @@ std::size_t ring_memory::granularity(int device)
     const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
     if (device == host_only)
         return page;
-    if (device == emulated) // a multiple of the page: whole pages are mapped twice
-        return (std::max(s_emulated_granule.load(), page) + page - 1) / page * page;
+    if (device == emulated) { // a multiple of the page: whole pages are mapped twice
+        stream_observer* observer = current_stream_observer();
+        const std::size_t wanted = observer ? observer->emulated_ring_granularity() : 0;
+        return (std::max(wanted, page) + page - 1) / page * page;
+    }
     const device_scope on(device);
     GPUFILTER_CHECK(cudaFree(nullptr));
     const driver_api& cu = driver_api::get();
@@ -236,8 +235,8 @@ struct ring_memory::impl {
     impl(int dev, std::size_t n) : device(dev), bytes(n), host(n) {}
     ~impl()
     {
-        if (device_side)
-            s_live_bytes -= bytes;
+        if (device_side && told)
+            told->device_memory_freed(this, device, bytes);
     }
 
     int device;
@@ -246,6 +245,7 @@ struct ring_memory::impl {
     char* device_side = nullptr;
     std::unique_ptr<host_ring> emulated_device; // emulated: the device side on the host
     std::unique_ptr<device_ring> device_mem;
+    stream_observer* told = nullptr; // of the device side's making, so of its end too
 };
 
 ring_memory::ring_memory(int device, std::size_t bytes)
@@ -267,9 +267,9 @@ char* ring_memory::device()
         return m.device_side;
     if (m.device == host_only)
         throw std::logic_error("device buffer: a host-only ring has no device side");
-    if (s_fail_device_side)
-        throw std::runtime_error("device buffer: " + std::to_string(m.bytes) +
-                                 " bytes of device memory could not be made (test hook)");
+    stream_observer* observer = current_stream_observer();
+    if (observer)
+        observer->before_device_memory(m.device, m.bytes);
     if (m.device == emulated) {
         m.emulated_device = std::make_unique<host_ring>(m.bytes);
         m.device_side = m.emulated_device->get();
@@ -277,7 +277,9 @@ char* ring_memory::device()
         m.device_mem = std::make_unique<device_ring>(m.device, m.bytes);
         m.device_side = m.device_mem->get();
     }
-    s_live_bytes += m.bytes;
+    m.told = observer;
+    if (observer)
+        observer->device_memory_made(&m, m.device, m.bytes);
     return m.device_side;
 }
 
@@ -299,15 +301,6 @@ void ring_memory::copy_between_homes(bool to_device)
     // blocks' non-blocking streams do not wait for it.
     GPUFILTER_CHECK(cudaDeviceSynchronize());
 }
-
-void ring_memory::fail_device_side_for_tests(bool on) { s_fail_device_side = on; }
-
-void ring_memory::set_emulated_granularity_for_tests(std::size_t bytes)
-{
-    s_emulated_granule = bytes;
-}
-
-std::size_t ring_memory::live_device_bytes() { return s_live_bytes; }
 
 } // namespace cuda
 } // namespace gpufilter

@@ -35,12 +35,9 @@ public:
     static constexpr int host_only = -2;
 
     //! The size a ring's bytes must be a multiple of on `device`: the page size of
-    //! both homes (2 MiB on current GPUs; a host page when emulated, unless a test
-    //! sets another; a host page for host_only).
+    //! both homes (2 MiB on current GPUs; a host page when emulated, unless the
+    //! stream_observer asks for another; a host page for host_only).
     static std::size_t granularity(int device);
-    //! Test hook: the granularity of emulated rings (0: a host page), e.g. a GPU's
-    //! 2 MiB, so that tests without a GPU see rings as large as a GPU's.
-    static void set_emulated_granularity_for_tests(std::size_t bytes);
 
     //! `bytes`: a multiple of granularity(device).
     ring_memory(int device, std::size_t bytes);
@@ -51,8 +48,9 @@ public:
     //! The host side: 2 * bytes() addresses, the second half mirroring the first.
     char* host() const;
     //! The device side, likewise, made (zeroed) on the first call. Not thread-safe.
-    //! Throws when the device memory cannot be made (none left, or a driver without
-    //! virtual memory management); the host side stays usable.
+    //! Throws when the device memory cannot be made (none left, a driver without
+    //! virtual memory management, or the stream_observer refused it); the host side
+    //! stays usable.
     char* device();
     std::size_t bytes() const;
 
@@ -60,13 +58,6 @@ public:
     //! to_device, which is made first if need be), and waits for the copy: items
     //! written on one side are read on the other. Nothing may use the ring meanwhile.
     void copy_between_homes(bool to_device);
-
-    //! Test hook: while on, the device side of every ring fails to be made (as with
-    //! no device memory left), emulated rings included.
-    static void fail_device_side_for_tests(bool on);
-
-    //! Bytes of device-side rings alive now (emulated ones included), for leak checks.
-    static std::size_t live_device_bytes();
 
 private:
     struct impl;

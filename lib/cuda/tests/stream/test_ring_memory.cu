@@ -4,12 +4,14 @@
 #include "../gpu_test_env.h"
 #include "common/resources.h"
 #include "stream/ring_memory.h"
+#include "stream/stream_observer.h"
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace gr {
@@ -30,6 +32,38 @@ __global__ void copy_words(const std::uint32_t* in, std::uint32_t* out, std::uin
     if (i < n)
         out[i] = in[i];
 }
+
+//! Installed while it lives: counts the device side's bytes, refuses device memory
+//! while asked, gives emulated rings the granularity asked. Made before the rings it
+//! watches, so it outlives them.
+class ring_observer final : public stream_observer
+{
+public:
+    ring_observer() : d_replaced(set_stream_observer(this)) {}
+    ~ring_observer() override { set_stream_observer(d_replaced); }
+
+    void before_device_memory(int, std::size_t bytes) override
+    {
+        if (refuse)
+            throw std::runtime_error(std::to_string(bytes) + " bytes refused");
+    }
+    void device_memory_made(const void*, int, std::size_t bytes) override
+    {
+        live += bytes;
+    }
+    void device_memory_freed(const void*, int, std::size_t bytes) override
+    {
+        live -= bytes;
+    }
+    std::size_t emulated_ring_granularity() override { return granularity; }
+
+    std::size_t live = 0;
+    bool refuse = false;
+    std::size_t granularity = 0;
+
+private:
+    stream_observer* d_replaced;
+};
 
 void check_host_side(char* base, std::size_t bytes)
 {
@@ -56,13 +90,27 @@ TEST(ring_memory, host_side_is_mapped_twice)
 TEST(ring_memory, emulated_device_side_is_mapped_twice)
 {
     const std::size_t g = ring_memory::granularity(ring_memory::emulated);
-    const std::size_t live = ring_memory::live_device_bytes();
+    ring_observer observer;
     {
         ring_memory ring(ring_memory::emulated, 2 * g);
+        EXPECT_EQ(observer.live, 0u); // the device side is made on first use
         check_host_side(ring.device(), ring.bytes());
-        EXPECT_EQ(ring_memory::live_device_bytes(), live + 2 * g);
+        EXPECT_EQ(observer.live, 2 * g);
     }
-    EXPECT_EQ(ring_memory::live_device_bytes(), live);
+    EXPECT_EQ(observer.live, 0u);
+}
+
+TEST(ring_memory, freeing_is_told_to_the_observer_told_of_the_making)
+{
+    const std::size_t g = ring_memory::granularity(ring_memory::emulated);
+    ring_observer first;
+    {
+        ring_memory ring(ring_memory::emulated, g);
+        ring.device();
+        ring_observer second; // installed in between, and gone before the ring
+        EXPECT_EQ(first.live, g);
+    }
+    EXPECT_EQ(first.live, 0u);
 }
 
 TEST(ring_memory, refuses_sizes_off_the_granularity)
@@ -81,27 +129,32 @@ TEST(ring_memory, host_only_ring_has_no_device_side)
     EXPECT_THROW(ring.device(), std::logic_error);
 }
 
-TEST(ring_memory, emulated_granularity_follows_the_test_hook)
+TEST(ring_memory, emulated_granularity_follows_the_observer)
 {
     const std::size_t page = ring_memory::granularity(ring_memory::host_only);
-    ring_memory::set_emulated_granularity_for_tests(std::size_t(2) << 20);
+    EXPECT_EQ(ring_memory::granularity(ring_memory::emulated), page); // none installed
+    ring_observer observer;
+    observer.granularity = std::size_t(2) << 20;
     EXPECT_EQ(ring_memory::granularity(ring_memory::emulated), std::size_t(2) << 20);
-    ring_memory::set_emulated_granularity_for_tests(page + 1); // whole pages
+    observer.granularity = page + 1; // whole pages
     EXPECT_EQ(ring_memory::granularity(ring_memory::emulated), 2 * page);
-    ring_memory::set_emulated_granularity_for_tests(0);
+    observer.granularity = 0;
     EXPECT_EQ(ring_memory::granularity(ring_memory::emulated), page);
     EXPECT_EQ(ring_memory::granularity(ring_memory::host_only), page);
 }
 
 TEST(ring_memory, device_side_that_cannot_be_made_throws)
 {
+    ring_observer observer;
     ring_memory ring(ring_memory::emulated,
                      ring_memory::granularity(ring_memory::emulated));
-    ring_memory::fail_device_side_for_tests(true);
+    observer.refuse = true;
     EXPECT_THROW(ring.device(), std::runtime_error);
-    ring_memory::fail_device_side_for_tests(false);
+    EXPECT_EQ(observer.live, 0u);
+    observer.refuse = false;
     check_host_side(ring.host(), ring.bytes()); // the host side is still whole
     EXPECT_NE(ring.device(), nullptr);
+    EXPECT_EQ(observer.live, ring.bytes());
 }
 
 //! Fills the host side, moves it to the device side and back, changed on the way.
@@ -161,12 +214,12 @@ TEST(ring_memory, device_side_is_mapped_twice)
     GPUFILTER_REQUIRE_DEVICE_OR_SKIP();
     const std::size_t g = ring_memory::granularity(0);
     EXPECT_EQ(g % 4096, 0u);
-    const std::size_t live = ring_memory::live_device_bytes();
+    ring_observer observer;
     {
         ring_memory ring(0, 2 * g);
         const std::size_t n = ring.bytes() / 4;
         auto* dev = reinterpret_cast<std::uint32_t*>(ring.device());
-        EXPECT_EQ(ring_memory::live_device_bytes(), live + 2 * g);
+        EXPECT_EQ(observer.live, 2 * g);
 
         // Starts zeroed, both copies.
         std::vector<std::uint32_t> back(2 * n, 1);
@@ -210,7 +263,7 @@ TEST(ring_memory, device_side_is_mapped_twice)
             ASSERT_EQ(back[i], 100 + span / 2 + i);
         }
     }
-    EXPECT_EQ(ring_memory::live_device_bytes(), live);
+    EXPECT_EQ(observer.live, 0u);
 }
 
 } // namespace

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-// gpufilter_test_hooks: the test suite's fault injection. Built for tests only.
+// gpufilter_test_hooks: the test suite's fault injection and probes. Built for tests
+// only, never installed.
 
-#include "core/testing_hooks.h"
+#include "test_hooks.h"
 #include <pybind11/pybind11.h>
 
 PYBIND11_MODULE(gpufilter_test_hooks, m)
 {
-    using namespace gr::gpufilter::testing;
+    using namespace gr::gpufilter::test_hooks;
+    install_observer();
     m.def("fail_gpu_after",
           &fail_gpu_after,
           pybind11::arg("calls"),
@@ -34,19 +36,19 @@ PYBIND11_MODULE(gpufilter_test_hooks, m)
           "The CUDA device current in the block's work thread during its last GPU "
           "call (-1 before one; device_cpu on the CPU fallback).");
     m.def("emulate_device_buffers",
-          &gr::gpufilter::testing::emulate_device_buffers,
+          &emulate_device_buffers,
           pybind11::arg("on"),
           "Blocks on the CPU fallback made afterwards declare device buffers, emulated "
           "in host memory.");
     m.def("device_buffer_bytes",
-          &gr::gpufilter::testing::device_buffer_bytes,
+          &device_buffer_bytes,
           "Bytes of device memory that device buffers hold now (emulated included).");
     m.def("fail_device_buffer_memory",
-          &gr::gpufilter::testing::fail_device_buffer_memory,
+          &fail_device_buffer_memory,
           pybind11::arg("on"),
           "While on, device buffers' device memory cannot be made (emulated included).");
     m.def("emulated_ring_granularity",
-          &gr::gpufilter::testing::emulated_ring_granularity,
+          &emulated_ring_granularity,
           pybind11::arg("bytes"),
           "Granularity of emulated device buffers' rings (0: a host page).");
 }
