@@ -13,25 +13,6 @@
 namespace gr {
 namespace gpufilter {
 
-float checked_gain(float gain)
-{
-    if (!std::isfinite(gain))
-        throw std::invalid_argument("gain: must be a finite number, got " +
-                                    std::to_string(gain));
-    return gain;
-}
-
-int checked_vlen(int vlen)
-{
-    // An item of more than 2^20 complex samples (8 MiB) would not fit GNU Radio's
-    // buffers (or its int item size) anyway: say so, naming the parameter.
-    constexpr int max_vlen = 1 << 20;
-    if (vlen < 1 || vlen > max_vlen)
-        throw std::invalid_argument("vlen: must be in [1, " + std::to_string(max_vlen) +
-                                    "], got " + std::to_string(vlen));
-    return vlen;
-}
-
 namespace {
 
 //! gr-analog's quadrature_demod_cf work(): volk's conjugate product of each sample

@@ -7,11 +7,6 @@
 namespace gr {
 namespace gpufilter {
 
-//! A gain that is finite (std::invalid_argument naming gain otherwise).
-float checked_gain(float gain);
-//! vlen >= 1 (std::invalid_argument naming vlen otherwise).
-int checked_vlen(int vlen);
-
 //! The quadrature demodulator's computation: cuda::quadrature_demod_stream, or
 //! gr-analog's arithmetic (volk's conjugate product, gr::fast_atan2f) on the CPU.
 struct quadrature_demod_backend {

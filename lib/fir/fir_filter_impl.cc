@@ -7,16 +7,6 @@
 namespace gr {
 namespace gpufilter {
 
-namespace {
-int checked_nthreads(int nthreads)
-{
-    if (nthreads < 1)
-        throw std::invalid_argument("nthreads: must be >= 1, got " +
-                                    std::to_string(nthreads));
-    return nthreads;
-}
-} // namespace
-
 template <class Public, class IN_T, class OUT_T, class TAP_T>
 fir_block_impl<Public, IN_T, OUT_T, TAP_T>::fir_block_impl(int decimation,
                                                            const std::vector<TAP_T>& taps,
