@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Install a build into a temporary prefix and check that everything is where the
 README says: the Python module (imported from there, not from the build tree), the
-library, the apps, the GRC blocks and the documentation.
+library, the public headers, the apps, the GRC blocks and the documentation.
 
     scripts/check_install.py BUILD_DIR     (ctest runs it as install_to_prefix)
 
@@ -91,6 +91,29 @@ def main(argv):
         check(os.path.isfile(os.path.join(prefix, "share", "gnuradio", "grc", "blocks",
                                           "gpufilter_fir_filter_xxx.block.yml")),
               "GRC blocks in share/gnuradio/grc/blocks")
+        # The headers by subject compile on their own, and device.h still declares
+        # what it declared before they were split from it (users' code includes it).
+        compiler = cached(build, "CMAKE_CXX_COMPILER") or "c++"
+        include = os.path.join(prefix, "include")
+        uses = {
+            "filter_method.h": "auto m = gr::gpufilter::parse_filter_method(\"fft\");"
+                               " gr::gpufilter::set_default_filter_method(m);",
+            "transfer.h": "gr::gpufilter::set_host_transfer("
+                          "gr::gpufilter::host_transfer::dma_in_place);"
+                          " gr::gpufilter::set_device_buffers(true);",
+        }
+        uses["device.h"] = ("int d = gr::gpufilter::device_auto + "
+                            "gr::gpufilter::cuda_device_count(); (void)d; "
+                            + uses["filter_method.h"] + " " + uses["transfer.h"])
+        for header, body in uses.items():
+            source = (f"#include <gnuradio/gpufilter/{header}>\n"
+                      f"void use() {{ {body} }}\n")
+            run = subprocess.run([compiler, "-std=c++17", "-fsyntax-only", "-I", include,
+                                  "-x", "c++", "-"], input=source, capture_output=True,
+                                 text=True)
+            check(run.returncode == 0,
+                  f"include/gnuradio/gpufilter/{header} compiles on its own"
+                  + ("" if run.returncode == 0 else "\n" + run.stderr))
     finally:
         shutil.rmtree(prefix, ignore_errors=True)
     print(f"{len(failures)} failed" if failures else "the install is as documented")

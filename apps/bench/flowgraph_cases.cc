@@ -11,6 +11,7 @@
 #include <gnuradio/filter/fft_filter_fff.h>
 #include <gnuradio/filter/fir_filter_blk.h>
 #include <gnuradio/gpufilter/fir_filter.h>
+#include <gnuradio/gpufilter/transfer.h>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>

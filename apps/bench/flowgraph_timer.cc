@@ -141,7 +141,7 @@ void mark_gpu_row(row& r, const gr::basic_block_sptr& block, const options& o)
 {
     const auto gpu = std::dynamic_pointer_cast<gr::gpufilter::gpu_options>(block);
     r.on_gpu = gpu && gpu->on_gpu();
-    r.note = r.on_gpu ? "GPU " + gpu->fir_method() : "CPU fallback (no GPU)";
+    r.note = r.on_gpu ? "GPU " + gpu->method() : "CPU fallback (no GPU)";
     const double in = in_bytes(r.type), out = out_bytes(r.type, r.decimation);
     r.bytes_per_sample = in + out;
     r.ceiling_msps = o.pcie_gbps * 1e9 / std::max(in, out) / 1e6;

@@ -157,7 +157,7 @@ void run_pfb_flowgraph_cases(const options& o, std::vector<row>& rows)
     const auto mark = [&](row& r, const gr::basic_block_sptr& blk, double in_bytes) {
         const auto gpu = std::dynamic_pointer_cast<gr::gpufilter::gpu_options>(blk);
         r.on_gpu = gpu && gpu->on_gpu();
-        r.note = r.on_gpu ? "GPU " + gpu->fir_method() : "CPU fallback (no GPU)";
+        r.note = r.on_gpu ? "GPU " + gpu->method() : "CPU fallback (no GPU)";
         r.bytes_per_sample = in_bytes + 8; // oversample rate 1: 8 bytes out per input
         r.ceiling_msps = o.pcie_gbps * 1e9 / std::max(in_bytes, 8.0) / 1e6;
         r.ceiling_kind = "pcie";

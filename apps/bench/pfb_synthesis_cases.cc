@@ -215,7 +215,7 @@ void run_flowgraph_rows(const options& o, std::vector<row>& rows)
         const auto gpu = std::dynamic_pointer_cast<gr::gpufilter::gpu_options>(blk);
         r.on_gpu = gpu && gpu->on_gpu();
         if (gpu)
-            r.note = r.on_gpu ? "GPU " + gpu->fir_method() : "CPU fallback (no GPU)";
+            r.note = r.on_gpu ? "GPU " + gpu->method() : "CPU fallback (no GPU)";
         r.note += (r.note.empty() ? "" : "; ") + std::string("output samples/s");
     };
     std::printf("pfb synthesis in a flowgraph (%.2f s per measurement; output "

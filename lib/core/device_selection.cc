@@ -2,10 +2,8 @@
 #include "core/device_selection.h"
 #include "core/gr_version.h"
 #include "cuda/common/device.h"
-#include "cuda/fir/fir_tuning.h"
 #include <gnuradio/constants.h>
 #include <gnuradio/gpufilter/device.h>
-#include <atomic>
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
@@ -20,36 +18,7 @@ bool gpu_required()
     const char* v = std::getenv("GPUFILTER_REQUIRE_GPU");
     return v && std::string(v) == "1";
 }
-std::atomic<host_transfer> s_host_transfer{ host_transfer::dma_in_place };
-std::atomic<filter_method> s_default_filter_method{ filter_method::automatic };
-// On: chains of GPU blocks keep their samples in device memory (docs/architecture.md,
-// "Device buffers"); off is for measurement, and the escape hatch.
-std::atomic<bool> s_device_buffers{ true };
 } // namespace
-
-filter_method parse_filter_method(const std::string& name)
-{
-    switch (cuda::parse_fir_method(name)) { // throws, naming `method`
-    case cuda::fir_method::direct:
-        return filter_method::direct;
-    case cuda::fir_method::fft:
-        return filter_method::fft;
-    default:
-        return filter_method::automatic;
-    }
-}
-
-void set_default_filter_method(filter_method method) { s_default_filter_method = method; }
-
-filter_method get_default_filter_method() { return s_default_filter_method; }
-
-void set_host_transfer(host_transfer mode) { s_host_transfer = mode; }
-
-host_transfer get_host_transfer() { return s_host_transfer; }
-
-void set_device_buffers(bool on) { s_device_buffers = on; }
-
-bool get_device_buffers() { return s_device_buffers; }
 
 bool runtime_supports_device_buffers(const gr::logger_ptr& logger)
 {

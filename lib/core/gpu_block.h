@@ -45,7 +45,7 @@ public:
     int current_batch_size() const override { return d_core.current_batch_size(); }
     double input_rate() const override { return d_core.input_rate(); }
     uint64_t largest_batch() const override { return d_core.largest_batch(); }
-    std::string fir_method() const override { return d_core.method(); }
+    std::string method() const override { return d_core.method(); }
     uint64_t bytes_to_device() const override { return d_core.bytes_to_device(); }
     uint64_t bytes_from_device() const override { return d_core.bytes_from_device(); }
     std::shared_ptr<transfer_account> transfer_account_ptr() const override

@@ -17,22 +17,6 @@ namespace gpufilter {
 
 namespace {
 
-unsigned checked_nchan(unsigned nchan) { return checked_count("nchan", nchan); }
-
-const std::vector<unsigned>& checked_channels(const std::vector<unsigned>& channels,
-                                              unsigned nchan)
-{
-    checked_nchan(nchan); // first: the constructor's arguments come in any order
-    if (channels.empty())
-        throw std::invalid_argument("channels: must name at least one channel");
-    for (unsigned c : channels)
-        if (c >= nchan)
-            throw std::out_of_range("channels: " + std::to_string(c) +
-                                    " is out of range for nchan " +
-                                    std::to_string(nchan));
-    return channels;
-}
-
 //! batch_size in vectors; 0: the vectors of default_batch_size samples.
 int batch_vectors(int batch_size, unsigned nchan)
 {
@@ -40,15 +24,6 @@ int batch_vectors(int batch_size, unsigned nchan)
         return static_cast<int>(std::max<unsigned>(
             1u, static_cast<unsigned>(default_batch_size) / std::max(nchan, 1u)));
     return checked_batch_size(batch_size);
-}
-
-double checked_positive(double x, const char* name)
-{
-    if (!(x > 0.0) || !std::isfinite(x))
-        throw std::invalid_argument(std::string(name) +
-                                    ": must be a finite number > 0, got " +
-                                    std::to_string(x));
-    return x;
 }
 
 computation<cuda::no_controls>
@@ -61,11 +36,9 @@ fm_demod_bank_computation(unsigned nchan,
                           double tau)
 {
     checked_taps(taps);
-    checked_positive(channel_rate, "channel_rate");
-    checked_positive(deviation, "deviation");
-    if (!(tau >= 0.0) || !std::isfinite(tau))
-        throw std::invalid_argument("tau: must be a finite number >= 0, got " +
-                                    std::to_string(tau));
+    checked_positive("channel_rate", channel_rate);
+    checked_positive("deviation", deviation);
+    checked_tau(tau);
     const auto gain = static_cast<float>(channel_rate / (2 * M_PI * deviation));
     const auto deemph = cuda::deemphasis::for_rate(channel_rate / decimation, tau);
     return { [=](int device, std::size_t max_chunk) {
@@ -115,7 +88,8 @@ fm_demod_bank_vcf_impl::fm_demod_bank_vcf_impl(unsigned nchan,
                                                double max_latency)
     : gr::sync_decimator(
           "gpu_fm_demod_bank_vcf",
-          gr::io_signature::make(1, 1, sizeof(gr_complex) * checked_nchan(nchan)),
+          gr::io_signature::make(
+              1, 1, sizeof(gr_complex) * checked_count("nchan", nchan)),
           gr::io_signature::make(
               1, 1, sizeof(float) * checked_channels(channels, nchan).size()),
           static_cast<int>(checked_count("decimation", decimation))),

@@ -6,16 +6,6 @@
 namespace gr {
 namespace gpufilter {
 
-namespace {
-int checked_nthreads(int nthreads)
-{
-    if (nthreads < 1)
-        throw std::invalid_argument("nthreads: must be >= 1, got " +
-                                    std::to_string(nthreads));
-    return nthreads;
-}
-} // namespace
-
 template <class IN_T, class OUT_T, class TAP_T>
 typename fft_filter<IN_T, OUT_T, TAP_T>::sptr
 fft_filter<IN_T, OUT_T, TAP_T>::make(int decimation,

@@ -14,27 +14,12 @@ namespace gr {
 namespace gpufilter {
 
 namespace {
-constexpr unsigned int max_ntaps = 1u << 24;
-
-unsigned int checked_ntaps(unsigned int ntaps)
-{
-    if (ntaps == 0)
-        throw std::invalid_argument("ntaps: must be >= 1, got 0");
-    if (ntaps > max_ntaps) // a tap vector that no memory holds, not a filter
-        throw std::invalid_argument("ntaps: must be <= " + std::to_string(max_ntaps) +
-                                    ", got " + std::to_string(ntaps));
-    return ntaps | 1; // gr-filter makes it odd: the delay ntaps/2 is then whole
-}
-
 //! gr-filter's Hilbert taps; refused where the window's param makes them NaN or
 //! infinite (a Kaiser window with beta = nan, say), which gr-filter would run.
 std::vector<float>
 hilbert_design(unsigned int ntaps, fft::window::win_type window, double param)
 {
-    const unsigned int n = checked_ntaps(ntaps);
-    if (n == 1) // firdes.hilbert(1) is [nan]
-        throw std::invalid_argument("ntaps: must be >= 2 (gr-filter's one-tap Hilbert "
-                                    "filter is NaN), got 1");
+    const unsigned int n = checked_hilbert_ntaps(ntaps);
     auto taps = gr::filter::firdes::hilbert(n, window, param);
     for (const float t : taps)
         if (!std::isfinite(t))
@@ -95,7 +80,7 @@ hilbert_fc_impl::hilbert_fc_impl(unsigned int ntaps,
                             checked_batch_size(batch_size),
                             max_latency,
                             hilbert_computation(hilbert_design(ntaps, window, param))),
-      d_ntaps(checked_ntaps(ntaps)),
+      d_ntaps(checked_hilbert_ntaps(ntaps)),
       d_hilb(hilbert_design(ntaps, window, param))
 {
     set_history(d_ntaps);

@@ -15,26 +15,6 @@ namespace gpufilter {
 
 namespace {
 
-//! Rates outside [2^-24, 2^24] are refused. GNU Radio sizes the buffer before a block
-//! to hold twice the inputs of one output (1 / rate), and the one after it to hold
-//! twice the outputs of one input (gr-filter's output multiple, rate): beyond 2^24
-//! either is hundreds of MiB per block, and gr-filter's kernel counts 1 / rate steps
-//! in a float accumulator whose output times would no longer be exact.
-constexpr float min_rate = 1.0f / (1 << 24);
-constexpr float max_rate = 1 << 24;
-
-float checked_rate(float rate)
-{
-    if (!(rate >= min_rate && rate <= max_rate)) {
-        char got[32];
-        std::snprintf(got, sizeof got, "%g", rate);
-        throw std::invalid_argument(
-            "rate: must be in [2^-24, 2^24] (5.96e-08 to 1.68e+07), got " +
-            std::string(got));
-    }
-    return rate;
-}
-
 //! Inputs per GPU transfer. batch_size counts input samples where rate <= 1 and
 //! output samples above it, so that a high rate does not multiply the output buffers
 //! (GNU Radio's, whose output multiple is a batch's outputs, and the GPU's).
@@ -51,11 +31,6 @@ int saturated_int(double x)
 {
     constexpr double most = std::numeric_limits<int>::max();
     return x >= most ? std::numeric_limits<int>::max() : static_cast<int>(x);
-}
-
-unsigned checked_filter_size(unsigned filter_size)
-{
-    return checked_count("filter_size", filter_size);
 }
 
 //! The nominal rate as a fraction, for the batch size in output items only.
@@ -104,7 +79,7 @@ pfb_arb_resampler_impl<IO_T>::pfb_arb_resampler_impl(float rate,
           per_input_batch(checked_batch_size(batch_size), rate),
           max_latency,
           pfb_arb_resampler_computation<IO_T>(
-              rate, checked_taps(taps), checked_filter_size(filter_size))),
+              rate, checked_taps(taps), checked_count("filter_size", filter_size))),
       d_nfilts(filter_size),
       d_taps(taps),
       d_rate(cuda::arb_rate::make(rate, filter_size))
@@ -178,9 +153,7 @@ void pfb_arb_resampler_impl<IO_T>::set_rate(float rate)
 template <class IO_T>
 void pfb_arb_resampler_impl<IO_T>::set_phase(float ph)
 {
-    if ((ph < 0) || (ph >= 2.0 * GR_M_PI))
-        throw std::invalid_argument("ph: must be in [0, 2 pi), got " +
-                                    std::to_string(ph));
+    checked_phase(ph);
     gr::thread::scoped_lock lock(this->d_setlock);
     this->controls().set_phase(ph);
 }

@@ -23,11 +23,6 @@ int batch_floor(int noutputs, int rate_ratio)
         std::min(largest_batch_floor, many_port_batch_steps(noutputs) * rate_ratio));
 }
 
-unsigned checked_numchans(unsigned numchans)
-{
-    return checked_count("numchans", numchans);
-}
-
 std::vector<int> identity_map(unsigned numchans)
 {
     std::vector<int> map(numchans);

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "core/parameter_checks.h"
 #include "cuda/pfb/pfb_types.h"
 #include "pfb/cpu/pfb_cpu_kernels.h"
 #include "pfb/pfb_computation.h"
@@ -17,14 +18,16 @@ pfb_channelizer_computation(unsigned numchans,
                             const std::vector<int>& map)
 {
     const int rate = checked_rate_ratio(numchans, oversample_rate);
-    return { [=](int device, std::size_t max_chunk) {
-                return cuda::make_pfb_channelizer_path<In>(
-                    device, max_chunk, numchans, taps, oversample_rate, vector_layout, map);
-            },
-             [=] {
-                 return std::make_unique<pfb_channelizer_cpu_kernel<In>>(
-                     numchans, taps, rate, vector_layout, map);
-             } };
+    return {
+        [=](int device, std::size_t max_chunk) {
+            return cuda::make_pfb_channelizer_path<In>(
+                device, max_chunk, numchans, taps, oversample_rate, vector_layout, map);
+        },
+        [=] {
+            return std::make_unique<pfb_channelizer_cpu_kernel<In>>(
+                numchans, taps, rate, vector_layout, map);
+        }
+    };
 }
 
 computation<cuda::pfb_decimator_controls>
@@ -55,7 +58,9 @@ pfb_interpolator_computation(unsigned interp, const std::vector<float>& taps)
     return { [=](int device, std::size_t max_chunk) {
                 return cuda::make_pfb_interpolator_path(device, max_chunk, interp, taps);
             },
-             [=] { return std::make_unique<pfb_interpolator_cpu_kernel>(interp, taps); } };
+             [=] {
+                 return std::make_unique<pfb_interpolator_cpu_kernel>(interp, taps);
+             } };
 }
 
 computation<cuda::pfb_synthesizer_controls>
@@ -75,10 +80,8 @@ pfb_synthesizer_computation(unsigned numchans,
 }
 
 template <class T>
-computation<cuda::pfb_arb_resampler_controls>
-pfb_arb_resampler_computation(float rate,
-                              const std::vector<float>& taps,
-                              unsigned filter_size)
+computation<cuda::pfb_arb_resampler_controls> pfb_arb_resampler_computation(
+    float rate, const std::vector<float>& taps, unsigned filter_size)
 {
     return { [=](int device, std::size_t max_chunk) {
                 return cuda::make_pfb_arb_resampler_path<T>(
@@ -90,9 +93,9 @@ pfb_arb_resampler_computation(float rate,
              } };
 }
 
-#define GPUFILTER_CHANNELIZER_COMPUTATION(In)                                         \
-    template computation<cuda::pfb_channelizer_controls>                              \
-    pfb_channelizer_computation<In>(                                                  \
+#define GPUFILTER_CHANNELIZER_COMPUTATION(In)            \
+    template computation<cuda::pfb_channelizer_controls> \
+    pfb_channelizer_computation<In>(                     \
         unsigned, const std::vector<float>&, float, bool, const std::vector<int>&);
 GPUFILTER_FOR_EACH_PFB_INPUT(GPUFILTER_CHANNELIZER_COMPUTATION)
 template computation<cuda::pfb_arb_resampler_controls>

@@ -41,10 +41,8 @@ pfb_synthesizer_computation(unsigned numchans,
 
 //! T: gr_complex or float.
 template <class T>
-computation<cuda::pfb_arb_resampler_controls>
-pfb_arb_resampler_computation(float rate,
-                              const std::vector<float>& taps,
-                              unsigned filter_size);
+computation<cuda::pfb_arb_resampler_controls> pfb_arb_resampler_computation(
+    float rate, const std::vector<float>& taps, unsigned filter_size);
 
 } // namespace gpufilter
 } // namespace gr

@@ -10,17 +10,6 @@ namespace gpufilter {
 
 namespace {
 
-unsigned checked_decim(unsigned decim) { return checked_count("decim", decim); }
-
-unsigned checked_channel(unsigned channel, unsigned decim)
-{
-    if (channel >= decim)
-        throw std::invalid_argument(
-            "channel: must be in [0, decim = " + std::to_string(decim) + "), got " +
-            std::to_string(channel));
-    return channel;
-}
-
 } // namespace
 
 pfb_decimator_ccf::sptr pfb_decimator_ccf::make(unsigned int decim,
@@ -50,12 +39,12 @@ pfb_decimator_ccf_impl::pfb_decimator_ccf_impl(unsigned decim,
                                                int device,
                                                int batch_size,
                                                double max_latency)
-    : gr::sync_decimator("gpu_pfb_decimator_ccf",
-                         gr::io_signature::make(1,
-                                                static_cast<int>(checked_decim(decim)),
-                                                sizeof(gr_complex)),
-                         gr::io_signature::make(1, 1, sizeof(gr_complex)),
-                         checked_decim(decim)),
+    : gr::sync_decimator(
+          "gpu_pfb_decimator_ccf",
+          gr::io_signature::make(
+              1, static_cast<int>(checked_count("decim", decim)), sizeof(gr_complex)),
+          gr::io_signature::make(1, 1, sizeof(gr_complex)),
+          checked_count("decim", decim)),
       split_input_block<pfb_decimator_ccf, cuda::pfb_decimator_controls>(
           device,
           { 1, decim },

@@ -11,8 +11,6 @@ namespace gpufilter {
 
 namespace {
 
-unsigned checked_interp(unsigned interp) { return checked_count("interp", interp); }
-
 //! Inputs per transfer: batch_size counts output samples (interp per input), so that a
 //! large interpolation does not multiply the pinned and device memory.
 int per_input_batch(int batch_size, unsigned interp)
@@ -40,7 +38,7 @@ pfb_interpolator_ccf_impl::pfb_interpolator_ccf_impl(unsigned interp,
     : gr::sync_interpolator("gpu_pfb_interpolator_ccf",
                             gr::io_signature::make(1, 1, sizeof(gr_complex)),
                             gr::io_signature::make(1, 1, sizeof(gr_complex)),
-                            checked_interp(interp)),
+                            checked_count("interp", interp)),
       gpu_block<pfb_interpolator_ccf, cuda::pfb_interpolator_controls>(
           device,
           { interp, 1 },

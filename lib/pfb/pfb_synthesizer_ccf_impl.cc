@@ -12,15 +12,6 @@ namespace gpufilter {
 
 namespace {
 
-unsigned checked_numchans(unsigned numchans, bool twox)
-{
-    checked_count("numchans", numchans);
-    if (twox && numchans % 2 != 0)
-        throw std::invalid_argument("numchans: must be even for twox, got " +
-                                    std::to_string(numchans));
-    return numchans;
-}
-
 std::vector<int> identity_map(unsigned n)
 {
     std::vector<int> map(n);

@@ -26,27 +26,6 @@ unsigned taps_per_filter(unsigned nfilts, const std::vector<float>& taps)
     return static_cast<unsigned>((taps.size() + nfilts - 1) / nfilts);
 }
 
-int checked_rate_ratio(unsigned numchans, float oversample_rate)
-{
-    // gr-filter's test, and its d_rate_ratio; a relative 1e-5 too, as the engine
-    // accepts (a float N/R for large N is further than 1e-5 from N/R).
-    if (!(oversample_rate > 0.0f) || !std::isfinite(oversample_rate))
-        throw std::invalid_argument("oversample_rate: must be > 0, got " +
-                                    std::to_string(oversample_rate));
-    const double srate = numchans / static_cast<double>(oversample_rate);
-    const double off = std::fabs(srate - std::round(srate));
-    const int r =
-        static_cast<int>(std::rint(static_cast<float>(numchans) / oversample_rate));
-    if ((off > 0.00001 && off > 0.00001 * std::round(srate)) || r < 1 ||
-        r > static_cast<int>(numchans))
-        throw std::invalid_argument(
-            "oversample_rate: numchans/oversample_rate must be an integer in [1, "
-            "numchans = " +
-            std::to_string(numchans) + "], got oversample_rate " +
-            std::to_string(oversample_rate));
-    return r;
-}
-
 int channelizer_output_multiple(unsigned numchans, int rate_ratio)
 {
     int m = 1;

@@ -15,9 +15,6 @@ std::vector<std::vector<float>> polyphase_split(unsigned nfilts,
                                                 const std::vector<float>& taps);
 //! Branch taps T = ceil(ntaps / nfilts): the blocks' history is nfilts*T.
 unsigned taps_per_filter(unsigned nfilts, const std::vector<float>& taps);
-//! R = numchans / oversample_rate, checked as gr-filter checks it (std::invalid_argument
-//! naming numchans or oversample_rate).
-int checked_rate_ratio(unsigned numchans, float oversample_rate);
 //! Least number of steps m with m*R a multiple of numchans: a work() call of whole
 //! multiples of it starts on a stream_to_streams row, as gr-filter's output_multiple.
 int channelizer_output_multiple(unsigned numchans, int rate_ratio);

@@ -280,8 +280,12 @@ class _arb_resampler(gr.hier_block2):
     def largest_batch(self):
         return self.pfb.largest_batch()
 
+    def method(self):
+        return self.pfb.method()
+
     def fir_method(self):
-        return self.pfb.fir_method()
+        """Deprecated: use method(), which answers the same."""
+        return self.method()
 
     @staticmethod
     def create_taps(rate, flt_size=32, atten=100):

@@ -64,7 +64,7 @@ class qa_complex_to_real(gr_unittest.TestCase):
         skip_without_gpu(self)
         blk = gpufilter.complex_to_real()
         self.assertTrue(blk.on_gpu())
-        self.assertEqual(blk.fir_method(), "complex_to_real")
+        self.assertEqual(blk.method(), "complex_to_real")
 
     def test_bad_parameters_name_themselves(self):
         cases = [

@@ -56,10 +56,10 @@ class qa_fft_filter(gr_unittest.TestCase):
             if ours.on_gpu():
                 want = method if isinstance(method, str) else "fft"
                 if want != "auto":
-                    self.assertEqual(ours.fir_method(), want)
+                    self.assertEqual(ours.method(), want)
         ours = self.check("fff", 2, 100, 30000, device=gpufilter.device_cpu)
         self.assertFalse(ours.on_gpu())
-        self.assertEqual(ours.fir_method(), "cpu")
+        self.assertEqual(ours.method(), "cpu")
 
     def test_defaults_and_nthreads(self):
         blk = gpufilter.fft_filter_ccc(1, [1.0 + 0.5j, 0.25])
@@ -68,7 +68,7 @@ class qa_fft_filter(gr_unittest.TestCase):
         self.assertEqual(blk.nthreads(), 4)
         self.assertEqual(blk.taps(), [1.0 + 0.5j, 0.25])
         if blk.on_gpu():
-            self.assertEqual(blk.fir_method(), "fft")  # the default, as the name says
+            self.assertEqual(blk.method(), "fft")  # the default, as the name says
 
     def test_set_taps_mid_stream_matches_fir_filter(self):
         # The same rule as gpufilter.fir_filter (gr-filter's fir_filter): new taps

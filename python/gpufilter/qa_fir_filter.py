@@ -127,8 +127,17 @@ class qa_fir_filter(gr_unittest.TestCase):
         ours, got, want = self.run_both("ccc", 3, taps, x, device=gpufilter.device_cpu)
         self.assertFalse(ours.on_gpu())
         self.assertEqual(ours.device(), gpufilter.device_cpu)
-        self.assertEqual(ours.fir_method(), "cpu")
+        self.assertEqual(ours.method(), "cpu")
         self.assertLessEqual(relative_error(got.data(), want.data()), TOLERANCE)
+
+    def test_fir_method_is_the_deprecated_name_of_method(self):
+        cpu = gpufilter.device_cpu
+        for blk in (gpufilter.fir_filter_ccf(1, [1.0, 0.5], device=cpu),
+                    gpufilter.pfb_channelizer_ccf(4, [1.0] * 8, device=cpu),
+                    gpufilter.pfb.arb_resampler_ccf(1.5, device=cpu)):
+            with self.subTest(block=blk.name()):
+                self.assertEqual(blk.method(), "cpu")
+                self.assertEqual(blk.fir_method(), blk.method())
 
     def test_runs_on_gpu_when_there_is_one(self):
         skip_without_gpu(self)
@@ -148,7 +157,7 @@ class qa_fir_filter(gr_unittest.TestCase):
                     taps = self.taps_for(name, 1500)
                     ours, got, want = self.run_both(
                         name, decimation, taps, x, method=method)
-                    self.assertEqual(ours.fir_method(), method)
+                    self.assertEqual(ours.method(), method)
                     self.assertEqual(len(got.data()), len(want.data()))
                     self.assertLessEqual(
                         relative_error(got.data(), want.data()), tolerance,
@@ -166,12 +175,12 @@ class qa_fir_filter(gr_unittest.TestCase):
             if gpu_count() == 0:
                 return
             taps = self.taps_for("ccf", 8)  # automatic would take the direct form
-            self.assertEqual(gpufilter.fir_filter_ccf(1, taps).fir_method(), "fft")
+            self.assertEqual(gpufilter.fir_filter_ccf(1, taps).method(), "fft")
             self.assertEqual(
-                gpufilter.fir_filter_ccf(1, taps, method="direct").fir_method(), "direct")
+                gpufilter.fir_filter_ccf(1, taps, method="direct").method(), "direct")
         finally:
             gpufilter.set_default_filter_method(gpufilter.filter_method.automatic)
-        self.assertEqual(gpufilter.fir_filter_ccf(1, [1.0] * 8).fir_method(),
+        self.assertEqual(gpufilter.fir_filter_ccf(1, [1.0] * 8).method(),
                          "cpu" if gpu_count() == 0 else "direct")
 
     def test_gpu_blocks_sharing_buffers(self):

@@ -151,7 +151,7 @@ class qa_grc_blocks(gr_unittest.TestCase):
                 self.assertFalse(made.on_gpu())
         method = block.params["method"].get_value() if "method" in block.params else None
         if method in ("direct", "fft") and made.on_gpu():
-            self.assertEqual(made.fir_method(), method)
+            self.assertEqual(made.method(), method)
 
 
 if __name__ == "__main__":

@@ -231,7 +231,7 @@ class qa_pfb_channelizer(gr_unittest.TestCase):
         x = random_complex(self.rng, 8 * 100)
         ours, got, want = self.run_both(8, self.taps(30), 2.0, x, device=gpufilter.device_cpu)
         self.assertFalse(ours.on_gpu())
-        self.assertEqual(ours.fir_method(), "cpu")
+        self.assertEqual(ours.method(), "cpu")
         self.check_ports(got, want, len(x), 8, 2.0, "device_cpu")
 
     def test_taps_as_gr_filter_splits_them(self):

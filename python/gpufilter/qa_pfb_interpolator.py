@@ -57,7 +57,7 @@ class qa_pfb_interpolator(gr_unittest.TestCase):
                                    random_samples(self.rng, 2000, True), f"cpu {interp}",
                                    device=gpufilter.device_cpu)
             self.assertFalse(ours.on_gpu())
-            self.assertEqual(ours.fir_method(), "cpu")
+            self.assertEqual(ours.method(), "cpu")
 
     def test_set_taps_mid_stream(self):
         for interp, n1, n2 in ((4, 20, 45), (3, 31, 7), (7, 7, 7), (16, 100, 300)):

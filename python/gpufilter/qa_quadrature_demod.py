@@ -132,7 +132,7 @@ class qa_quadrature_demod(gr_unittest.TestCase):
         ours, got, want, _, _ = self.run_both(x, 0.3, device=gpufilter.device_cpu)
         self.assertFalse(ours.on_gpu())
         self.assertEqual(ours.device(), gpufilter.device_cpu)
-        self.assertEqual(ours.fir_method(), "cpu")
+        self.assertEqual(ours.method(), "cpu")
         np.testing.assert_array_equal(got, want)
 
     def test_runs_on_gpu_when_there_is_one(self):
@@ -140,7 +140,7 @@ class qa_quadrature_demod(gr_unittest.TestCase):
         blk = gpufilter.quadrature_demod_cf(1.0)
         self.assertTrue(blk.on_gpu())
         self.assertEqual(blk.device(), 0)
-        self.assertEqual(blk.fir_method(), "quadrature_demod")
+        self.assertEqual(blk.method(), "quadrature_demod")
 
     def test_bad_parameters_name_themselves(self):
         cases = [

@@ -3,6 +3,10 @@
 #define INCLUDED_GPUFILTER_DEVICE_H
 
 #include <gnuradio/gpufilter/api.h>
+// The FIR method and the host transfer settings were declared here before they had
+// headers of their own; code that includes only this header keeps compiling.
+#include <gnuradio/gpufilter/filter_method.h>
+#include <gnuradio/gpufilter/transfer.h>
 #include <cstddef>
 #include <string>
 
@@ -35,41 +39,7 @@ GPUFILTER_API std::string cuda_device_name(int device);
 //! processes' use included); std::out_of_range for a bad index.
 GPUFILTER_API std::size_t cuda_device_free_memory(int device);
 
-//! The `method` argument of the FIR filter blocks: the algorithm on the GPU.
-//! automatic: the faster for the block's taps and decimation, from the crossover
-//! measured in docs/kernels.md; direct: the direct form; fft: overlap-save (cuFFT).
-enum class filter_method { automatic, direct, fft };
-
-//! "auto" (or "automatic"), "direct" or "fft"; std::invalid_argument naming
-//! `method` otherwise. The one parser of method names (Python, GRC, apps).
-GPUFILTER_API filter_method parse_filter_method(const std::string& name);
-
-//! The algorithm of FIR filter blocks made afterwards with method automatic:
-//! automatic (the default: the measured crossover), or direct or fft for every such
-//! block, to compare the two on a machine without changing a flowgraph. A block made
-//! with direct or fft keeps its own.
-GPUFILTER_API void set_default_filter_method(filter_method method);
-GPUFILTER_API filter_method get_default_filter_method();
-
-//! How GPU blocks move samples between GNU Radio's buffers and the GPU.
-//! dma_in_place (the default): GNU Radio's buffers are page-locked when a flowgraph
-//! starts and copied by DMA where they are. pinned_staging: through each block's own
-//! page-locked buffers, one more CPU copy each way; to compare the two, or where
-//! page-locking is not allowed. Applies to flowgraphs started afterwards.
-enum class host_transfer { dma_in_place, pinned_staging };
-GPUFILTER_API void set_host_transfer(host_transfer mode);
-GPUFILTER_API host_transfer get_host_transfer();
-
-//! Whether GPU blocks made afterwards keep the samples between them in device memory
-//! (GNU Radio custom buffers on their ports): on (the default), an edge between two
-//! GPU blocks is never copied to the host; a host block's edge is copied once each
-//! way. Off: every GPU block moves its samples through host buffers (to measure the
-//! difference, or as an escape hatch). Read when a block is made; never used on the
-//! CPU fallback. See docs/architecture.md.
-GPUFILTER_API void set_device_buffers(bool on);
-GPUFILTER_API bool get_device_buffers();
-
 } // namespace gpufilter
 } // namespace gr
 
-#endif
+#endif /* INCLUDED_GPUFILTER_DEVICE_H */

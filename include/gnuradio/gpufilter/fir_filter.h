@@ -4,6 +4,7 @@
 
 #include <gnuradio/gpufilter/api.h>
 #include <gnuradio/gpufilter/device.h>
+#include <gnuradio/gpufilter/filter_method.h>
 #include <gnuradio/gpufilter/gpu_options.h>
 #include <gnuradio/gr_complex.h>
 #include <gnuradio/sync_decimator.h>

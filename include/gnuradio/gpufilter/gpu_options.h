@@ -37,8 +37,14 @@ public:
     virtual double input_rate() const = 0;
     //! Most input samples handled in one work() call so far (shows batching at work).
     virtual uint64_t largest_batch() const = 0;
-    //! The filter algorithm running: "direct", "fft", or "cpu" on the CPU fallback.
-    virtual std::string fir_method() const = 0;
+    //! The GPU algorithm this block runs, or "cpu" on the CPU fallback: "direct" or
+    //! "fft" (the FIR filters, freq_xlating_fir_filter, hilbert_fc), "pfb" (the
+    //! polyphase blocks), "nlms", "quadrature_demod", "fm_demod_bank" or
+    //! "complex_to_real".
+    virtual std::string method() const = 0;
+    //! \deprecated Use method(), which answers the same. This name dates from when only
+    //! the FIR filters had it; it is kept so that existing code keeps working.
+    std::string fir_method() const { return method(); }
     //! Bytes this block has copied from host to device memory so far (its own copies
     //! and the uploads of the device buffers on its ports), sample streams only.
     virtual uint64_t bytes_to_device() const = 0;

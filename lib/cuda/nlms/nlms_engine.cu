@@ -120,19 +120,12 @@ void nlms_engine::set_mu(const std::vector<float>& mu, cudaStream_t s)
     GPUFILTER_CHECK(cudaStreamSynchronize(s));
 }
 
-void nlms_engine::check_filter(int k) const
-{
-    if (k < 0 || k >= d_nfilters)
-        throw std::out_of_range("k: must be in [0, " + std::to_string(d_nfilters) +
-                                "), got " + std::to_string(k));
-}
+void nlms_engine::check_filter(int k) const { checked_nlms_filter(k, d_nfilters); }
 
 void nlms_engine::set_taps(int k, const std::vector<float>& taps, cudaStream_t s)
 {
     check_filter(k);
-    if (taps.size() != static_cast<std::size_t>(d_ntaps))
-        throw std::invalid_argument("taps: must have ntaps = " + std::to_string(d_ntaps) +
-                                    " values, got " + std::to_string(taps.size()));
+    checked_nlms_taps(taps, d_ntaps);
     GPUFILTER_CHECK(cudaMemcpyAsync(d_taps.get() + static_cast<std::size_t>(k) * d_ntaps,
                                     taps.data(),
                                     taps.size() * sizeof(float),

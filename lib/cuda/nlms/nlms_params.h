@@ -64,6 +64,25 @@ inline float checked_nlms_eps(double eps)
     return static_cast<float>(eps);
 }
 
+//! A filter's index k (set_taps, taps): in [0, nfilters); std::out_of_range naming k.
+inline int checked_nlms_filter(int k, int nfilters)
+{
+    if (k < 0 || k >= nfilters)
+        throw std::out_of_range("k: must be in [0, " + std::to_string(nfilters) +
+                                "), got " + std::to_string(k));
+    return k;
+}
+
+//! One filter's new taps: exactly ntaps values.
+inline const std::vector<float>& checked_nlms_taps(const std::vector<float>& taps,
+                                                   int ntaps)
+{
+    if (taps.size() != static_cast<std::size_t>(ntaps))
+        throw std::invalid_argument("taps: must have ntaps = " + std::to_string(ntaps) +
+                                    " values, got " + std::to_string(taps.size()));
+    return taps;
+}
+
 } // namespace cuda
 } // namespace gpufilter
 } // namespace gr

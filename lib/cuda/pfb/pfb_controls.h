@@ -79,13 +79,14 @@ unsigned arb_filter_of_phase(float phase, unsigned nfilts);
 // (std::complex<float>) or the channelizer's interleaved IQ types (pfb_types.h).
 
 template <class In>
-gpu_path<pfb_channelizer_controls> make_pfb_channelizer_path(int device,
-                                                             std::size_t max_chunk,
-                                                             unsigned numchans,
-                                                             const std::vector<float>& taps,
-                                                             float oversample_rate,
-                                                             bool vector_layout,
-                                                             const std::vector<int>& map);
+gpu_path<pfb_channelizer_controls>
+make_pfb_channelizer_path(int device,
+                          std::size_t max_chunk,
+                          unsigned numchans,
+                          const std::vector<float>& taps,
+                          float oversample_rate,
+                          bool vector_layout,
+                          const std::vector<int>& map);
 
 gpu_path<pfb_decimator_controls> make_pfb_decimator_path(int device,
                                                          std::size_t max_chunk,
@@ -108,11 +109,12 @@ make_pfb_synthesizer_path(int device,
 
 //! T: float or std::complex<float>.
 template <class T>
-gpu_path<pfb_arb_resampler_controls> make_pfb_arb_resampler_path(int device,
-                                                                 std::size_t max_chunk,
-                                                                 float rate,
-                                                                 const std::vector<float>& taps,
-                                                                 unsigned filter_size);
+gpu_path<pfb_arb_resampler_controls>
+make_pfb_arb_resampler_path(int device,
+                            std::size_t max_chunk,
+                            float rate,
+                            const std::vector<float>& taps,
+                            unsigned filter_size);
 
 } // namespace cuda
 } // namespace gpufilter

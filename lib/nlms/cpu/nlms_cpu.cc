@@ -89,19 +89,12 @@ void nlms_cpu::set_mu(const std::vector<float>& mu)
         d_lanes[k].mu = mus[k];
 }
 
-void nlms_cpu::check_filter(int k) const
-{
-    if (k < 0 || k >= nfilters())
-        throw std::out_of_range("k: must be in [0, " + std::to_string(nfilters()) +
-                                "), got " + std::to_string(k));
-}
+void nlms_cpu::check_filter(int k) const { cuda::checked_nlms_filter(k, nfilters()); }
 
 void nlms_cpu::set_taps(int k, const std::vector<float>& taps)
 {
     check_filter(k);
-    if (taps.size() != static_cast<std::size_t>(d_ntaps))
-        throw std::invalid_argument("taps: must have ntaps = " + std::to_string(d_ntaps) +
-                                    " values, got " + std::to_string(taps.size()));
+    cuda::checked_nlms_taps(taps, d_ntaps);
     std::reverse_copy(taps.begin(), taps.end(), d_lanes[k].taps_rev.begin());
 }
 

@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(fft_filter.h)                                              */
-/* BINDTOOL_HEADER_FILE_HASH(e311d2550adf3cab1b3f4026848f4d2c) */
+/* BINDTOOL_HEADER_FILE_HASH(871405e41764779e7a247a583e06ca8d) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

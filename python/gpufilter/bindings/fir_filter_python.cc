@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(fir_filter.h)                                              */
-/* BINDTOOL_HEADER_FILE_HASH(995a256780f752eddcf93aeacfa2fa00) */
+/* BINDTOOL_HEADER_FILE_HASH(a9e235145db1b6b9220e25c85769daa2) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(gpu_options.h)                                             */
-/* BINDTOOL_HEADER_FILE_HASH(73e7d4efce3e3dcfcf7cc0d88b369475) */
+/* BINDTOOL_HEADER_FILE_HASH(e43527c9b1ebcfc2be380e9903f36563) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -36,7 +36,9 @@ void bind_gpu_options(py::module& m)
              D(gpu_options, current_batch_size))
         .def("input_rate", &opts::input_rate, D(gpu_options, input_rate))
         .def("largest_batch", &opts::largest_batch, D(gpu_options, largest_batch))
-        .def("fir_method", &opts::fir_method, D(gpu_options, fir_method))
+        .def("method", &opts::method, D(gpu_options, method))
+        // The deprecated name, kept for existing scripts: the same function.
+        .def("fir_method", &opts::method, D(gpu_options, fir_method))
         .def("bytes_to_device", &opts::bytes_to_device, D(gpu_options, bytes_to_device))
         .def("bytes_from_device",
              &opts::bytes_from_device,

@@ -12,6 +12,8 @@ namespace py = pybind11;
 // BINDING_FUNCTION_PROTOTYPES(
 void bind_complex_to_real(py::module& m);
 void bind_device(py::module& m);
+void bind_filter_method(py::module& m);
+void bind_transfer(py::module& m);
 void bind_gpu_options(py::module& m);
 void bind_fft_filter(py::module& m);
 void bind_fir_filter(py::module& m);
@@ -48,6 +50,8 @@ PYBIND11_MODULE(gpufilter_python, m)
     /**************************************/
     // BINDING_FUNCTION_CALLS(
     bind_device(m);
+    bind_filter_method(m); // before the FIR blocks: their method argument
+    bind_transfer(m);
     bind_gpu_options(m); // before the blocks: it is their base
     bind_complex_to_real(m);
     bind_fft_filter(m);

@@ -20,8 +20,10 @@ static const char* __doc_gr_gpufilter_gpu_options_input_rate =
     R"doc(The rate at which input has been arriving, items per second (0 until known).)doc";
 static const char* __doc_gr_gpufilter_gpu_options_largest_batch =
     R"doc(Most input samples handled in one work() call so far.)doc";
+static const char* __doc_gr_gpufilter_gpu_options_method =
+    R"doc(The GPU algorithm this block runs, or "cpu" on the CPU fallback: "direct" or "fft" (the FIR filters, freq_xlating_fir_filter, hilbert_fc), "pfb" (the polyphase blocks), "nlms", "quadrature_demod", "fm_demod_bank" or "complex_to_real".)doc";
 static const char* __doc_gr_gpufilter_gpu_options_fir_method =
-    R"doc(The filter algorithm running: "direct", "fft", or "cpu" on the CPU fallback.)doc";
+    R"doc(Deprecated: use method(), which answers the same. This name dates from when only the FIR filters had it.)doc";
 static const char* __doc_gr_gpufilter_gpu_options_bytes_to_device =
     R"doc(Bytes copied from host to device memory so far (this block's copies and the uploads of the device buffers on its ports).)doc";
 static const char* __doc_gr_gpufilter_gpu_options_bytes_from_device =
