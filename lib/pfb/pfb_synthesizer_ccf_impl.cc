@@ -12,14 +12,6 @@ namespace gpufilter {
 
 namespace {
 
-std::vector<int> identity_map(unsigned n)
-{
-    std::vector<int> map(n);
-    for (unsigned i = 0; i < n; ++i)
-        map[i] = static_cast<int>(i);
-    return map;
-}
-
 //! Samples per input per transfer: batch_size counts the wideband (output) side, as
 //! the channelizer's does, so that thousands of inputs do not multiply the memory.
 int per_input_batch(int batch_size, unsigned numchans)

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "core/parameter_checks.h"
 #include "pfb/pfb_taps.h"
 #include <gnuradio/filter/fft_filter.h>
 #include <algorithm>
@@ -24,6 +25,21 @@ std::vector<std::vector<float>> polyphase_split(unsigned nfilts,
 unsigned taps_per_filter(unsigned nfilts, const std::vector<float>& taps)
 {
     return static_cast<unsigned>((taps.size() + nfilts - 1) / nfilts);
+}
+
+//! The channelizer's rate: one step per R input samples; checks numchans first.
+unsigned channelizer_rate(unsigned numchans, float oversample_rate)
+{
+    return static_cast<unsigned>(
+        checked_rate_ratio(checked_numchans(numchans), oversample_rate));
+}
+
+std::vector<int> identity_map(unsigned n)
+{
+    std::vector<int> map(n);
+    for (unsigned i = 0; i < n; ++i)
+        map[i] = static_cast<int>(i);
+    return map;
 }
 
 int channelizer_output_multiple(unsigned numchans, int rate_ratio)

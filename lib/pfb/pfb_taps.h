@@ -15,6 +15,11 @@ std::vector<std::vector<float>> polyphase_split(unsigned nfilts,
                                                 const std::vector<float>& taps);
 //! Branch taps T = ceil(ntaps / nfilts): the blocks' history is nfilts*T.
 unsigned taps_per_filter(unsigned nfilts, const std::vector<float>& taps);
+//! The channelizer's R = numchans / oversample_rate input samples a step, numchans
+//! and oversample_rate checked (std::invalid_argument naming the one that is wrong).
+unsigned channelizer_rate(unsigned numchans, float oversample_rate);
+//! The channel map 0, 1, ..., n-1 (every channel in order, gr-filter's default).
+std::vector<int> identity_map(unsigned n);
 //! Least number of steps m with m*R a multiple of numchans: a work() call of whole
 //! multiples of it starts on a stream_to_streams row, as gr-filter's output_multiple.
 int channelizer_output_multiple(unsigned numchans, int rate_ratio);
