@@ -2,6 +2,7 @@
 #include "branch_taps.h"
 #include "pfb_types.h"
 #include "polyphase_bank.h"
+#include "polyphase_fused_kernels.cuh"
 #include "polyphase_kernels.cuh"
 #include <algorithm>
 #include <cmath>
