@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "common/device.h"
-#include "fir/fir_tuning.h"
 #include "gpu_test_env.h"
 #include "pfb/pfb_tuning.h"
 #include <initializer_list>
@@ -14,15 +13,16 @@ namespace test {
 
 bool gpu_or_skip_reason(std::string* reason) { return cuda::device_count(reason) > 0; }
 
+cuda::fir_kernel test_fir_kernel()
+{
+    static const cuda::fir_kernel s_kernel = [] {
+        const char* v = std::getenv("GPUFILTER_FIR_KERNEL");
+        return cuda::parse_fir_kernel(v ? v : "");
+    }();
+    return s_kernel;
+}
+
 namespace {
-// GPUFILTER_FIR_KERNEL=tiled|untiled|blocked|deinterleaved forces one direct-form
-// kernel for every engine a test binary makes: ctest runs the engine tests once per
-// kernel this way (lib/cuda/tests/CMakeLists.txt). Test builds only.
-const bool kernel_forced = [] {
-    if (const char* v = std::getenv("GPUFILTER_FIR_KERNEL"))
-        cuda::default_fir_tuning().kernel = cuda::parse_fir_kernel(v);
-    return true;
-}();
 //! Sets `target` to the value named by environment variable `var`, where it is set
 //! to one of `names` (other values leave it as it is).
 template <class E>
