@@ -3,6 +3,7 @@
 #define INCLUDED_GPUFILTER_TESTS_GPU_TEST_ENV_H
 
 #include "fir/fir_tuning.h"
+#include "pfb/pfb_tuning.h"
 #include <gtest/gtest.h>
 
 namespace gr {
@@ -28,6 +29,12 @@ cuda::fir_tuning test_fir_tuning()
     t.kernel = test_fir_kernel();
     return t;
 }
+
+//! The tuning the tests give the polyphase engines they make: the current device's,
+//! with GPUFILTER_PFB_PATH=two_pass|fused and GPUFILTER_SYNTH_PATH=rows|one_pass
+//! forced where they are set (read once; other values are ignored), so that the
+//! whole suite runs on one path.
+cuda::pfb_tuning test_pfb_tuning();
 
 } // namespace test
 } // namespace gpufilter
