@@ -21,24 +21,9 @@ namespace bench {
 namespace cuda = gr::gpufilter::cuda;
 namespace {
 
-//! Sets the engines' tuning for a scope: engines copy it when they are made.
-class scoped_tuning
+//! A variant of the engines: their tuning on this device with one choice changed.
+cuda::fir_tuning with_kernel(cuda::fir_tuning t, cuda::fir_kernel k)
 {
-public:
-    explicit scoped_tuning(const cuda::fir_tuning& t) : d_old(cuda::default_fir_tuning())
-    {
-        cuda::default_fir_tuning() = t;
-    }
-    ~scoped_tuning() { cuda::default_fir_tuning() = d_old; }
-
-private:
-    cuda::fir_tuning d_old;
-};
-
-//! A variant of the engines: the default tuning with one choice changed.
-cuda::fir_tuning with_kernel(cuda::fir_kernel k)
-{
-    cuda::fir_tuning t;
     t.kernel = k;
     return t;
 }
@@ -67,13 +52,13 @@ double flop_per_sample(const std::string& type, int taps, int decim)
 
 /*!
  * Times Engine<In, Tap>::process() on c.in after warm-up calls; the row's rate is from
- * the median of several calls. `tuning` selects a variant of the engine (kernel,
- * block size, FFT group size).
+ * the median of several calls. `tuning` is the engine's (a variant: kernel, block
+ * size, FFT group size), fft_size the FFT engine's (0: the tuning's rule).
  */
 template <template <class, class> class Engine, class In, class Tap>
 void engine_row(engine_case<In, Tap>& c,
                 const std::string& impl,
-                const cuda::fir_tuning& tuning = {},
+                const cuda::fir_tuning& tuning,
                 int fft_size = 0)
 {
     row r;
@@ -95,16 +80,16 @@ void engine_row(engine_case<In, Tap>& c,
             ? "roofline (memory)"
             : "roofline (fp32)";
     try {
-        const scoped_tuning variant(tuning);
         cuda::stream s;
         std::optional<Engine<In, Tap>> made;
         if constexpr (std::is_constructible_v<Engine<In, Tap>,
                                               const std::vector<Tap>&,
                                               int,
-                                              int>)
-            made.emplace(c.taps, c.decimation, fft_size); // 0: the engine's own choice
+                                              int,
+                                              const cuda::fir_tuning&>)
+            made.emplace(c.taps, c.decimation, fft_size, tuning);
         else
-            made.emplace(c.taps, c.decimation);
+            made.emplace(c.taps, c.decimation, tuning);
         Engine<In, Tap>& engine = *made;
         const std::size_t n = c.in.size();
         if (engine.output_count(n) > c.out.size())
@@ -153,6 +138,8 @@ void one_type(const std::string& type,
     }
     const int most = o.taps.empty() ? 0 : *std::max_element(o.taps.begin(), o.taps.end());
     const auto taps_all = random_samples<Tap>(most, 5);
+    // The engines' own tuning on this device; the variants change one choice of it.
+    const cuda::fir_tuning tuning = cuda::fir_tuning_for_device<In, Tap>();
     for (int ntaps : o.taps) {
         for (int d : o.decimations) {
             engine_case<In, Tap> c{
@@ -162,29 +149,32 @@ void one_type(const std::string& type,
                 out,  rows
             };
             // One line per engine with fir_engine's API.
-            engine_row<cuda::fir_engine>(c, "gpufilter direct");
-            engine_row<cuda::fft_fir_engine>(c, "gpufilter fft");
-            engine_row<cuda::fir_engine>(
-                c, "gpufilter direct (old tiled)", with_kernel(cuda::fir_kernel::tiled));
+            engine_row<cuda::fir_engine>(c, "gpufilter direct", tuning);
+            engine_row<cuda::fft_fir_engine>(c, "gpufilter fft", tuning);
+            engine_row<cuda::fir_engine>(c,
+                                         "gpufilter direct (old tiled)",
+                                         with_kernel(tuning, cuda::fir_kernel::tiled));
             for (const auto& g : o.fft_groups) { // --fft-groups: the group size
-                cuda::fir_tuning t;
+                cuda::fir_tuning t = tuning;
                 t.fft_group_samples = std::max(1LL, std::atoll(g.c_str()));
                 engine_row<cuda::fft_fir_engine>(c, "gpufilter fft group=" + g, t);
             }
             if (o.kernel_variants) { // --kernel-variants: the dispatch rule's measurement
-                engine_row<cuda::fir_engine>(c,
-                                             "gpufilter direct (untiled)",
-                                             with_kernel(cuda::fir_kernel::untiled));
-                engine_row<cuda::fir_engine>(c,
-                                             "gpufilter direct (blocked)",
-                                             with_kernel(cuda::fir_kernel::blocked));
+                engine_row<cuda::fir_engine>(
+                    c,
+                    "gpufilter direct (untiled)",
+                    with_kernel(tuning, cuda::fir_kernel::untiled));
+                engine_row<cuda::fir_engine>(
+                    c,
+                    "gpufilter direct (blocked)",
+                    with_kernel(tuning, cuda::fir_kernel::blocked));
                 engine_row<cuda::fir_engine>(
                     c,
                     "gpufilter direct (deinterleaved)",
-                    with_kernel(cuda::fir_kernel::deinterleaved));
+                    with_kernel(tuning, cuda::fir_kernel::deinterleaved));
                 // The automatic kernel's block size (deinterleaved at D >= 8).
                 for (int threads : { 32, 64, 128, 256 }) {
-                    cuda::fir_tuning t;
+                    cuda::fir_tuning t = tuning;
                     t.block_threads = threads;
                     engine_row<cuda::fir_engine>(
                         c,
@@ -195,7 +185,7 @@ void one_type(const std::string& type,
             for (int n : o.fft_sizes) // --fft-sizes: the FFT size rule's measurement
                 if (n >= ntaps - 1 + d)
                     engine_row<cuda::fft_fir_engine>(
-                        c, "gpufilter fft N=" + std::to_string(n), {}, n);
+                        c, "gpufilter fft N=" + std::to_string(n), tuning, n);
         }
     }
 }

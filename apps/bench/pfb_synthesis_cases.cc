@@ -127,12 +127,18 @@ void run_engine_rows(const options& o, const device_info& dev, std::vector<row>&
     // Each synthesizer shape on the default path, then on the one-pass kernel (gather,
     // inverse FFT and branch filters in one kernel) with 1 and 2 regions of 4096 samples
     // a block where they fit (synth_one_pass_regions' rule picks one of them).
+    const cuda::pfb_tuning tuning = cuda::pfb_tuning_for_device(); // the engines' own
     for (const int M : synth_channels)
         for (const int T : taps_per_branch)
             for (const bool twox : { false, true })
                 for (const int regions : { 0, 1, 2 }) { // 0: the default path
                     const int P = M * (twox ? 2 : 1);
-                    if (regions > 0 && cuda::synth_one_pass_regions(P, T, regions) == 0)
+                    cuda::pfb_tuning variant = tuning;
+                    if (regions > 0) {
+                        variant.synth = cuda::synth_path::one_pass;
+                        variant.synth_regions = regions;
+                    }
+                    if (regions > 0 && cuda::synth_one_pass_regions(variant, P, T) == 0)
                         continue;
                     std::string what = "gpufilter pfb_synthesizer engine";
                     if (twox)
@@ -140,7 +146,8 @@ void run_engine_rows(const options& o, const device_info& dev, std::vector<row>&
                     if (regions > 0)
                         what +=
                             " one-pass G=" + std::to_string(regions) +
-                            (cuda::synth_one_pass_regions(P, T) == regions ? "*" : "");
+                            (cuda::synth_one_pass_regions(tuning, P, T) == regions ? "*"
+                                                                                   : "");
                     const std::size_t n = outputs / M; // steps; each port n samples
                     engine_row(
                         o,
@@ -157,16 +164,8 @@ void run_engine_rows(const options& o, const device_info& dev, std::vector<row>&
                                 map[k] = k;
                                 src[k] = in.get() + static_cast<std::size_t>(k) * n;
                             }
-                            const auto e = [&] {
-                                const cuda::pfb_tuning_scope restore_tuning;
-                                if (regions > 0) {
-                                    auto& tuning = cuda::default_pfb_tuning();
-                                    tuning.synth = cuda::synth_path::one_pass;
-                                    tuning.synth_regions = regions;
-                                }
-                                return std::make_unique<cuda::pfb_synthesizer_engine>(
-                                    M, random_samples<float>(M * T, 5), twox, map);
-                            }();
+                            const auto e = std::make_unique<cuda::pfb_synthesizer_engine>(
+                                M, random_samples<float>(M * T, 5), twox, map, variant);
                             if (regions > 0 && e->one_pass_regions() != regions)
                                 throw std::logic_error("one-pass kernel not taken");
                             void* dst[] = { out.get() };

@@ -61,6 +61,19 @@ std::size_t device_free_memory(int device)
     return free_bytes;
 }
 
+int current_device_arch()
+{
+    int device = 0, major = 0, minor = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) !=
+            cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) !=
+            cudaSuccess) {
+        cudaGetLastError(); // clear it: no device is a normal answer here
+        return 0;
+    }
+    return 10 * major + minor;
+}
 } // namespace cuda
 } // namespace gpufilter
 } // namespace gr

@@ -19,6 +19,13 @@ std::string device_name(int device);
 //! Free device memory in bytes (cudaMemGetInfo) on a device index that exists.
 std::size_t device_free_memory(int device);
 
+/*!
+ * The current device's compute capability as 10 * major + minor (90 for an H100), the
+ * key of the engines' tuning tables; 0 where no device is usable. Never throws: the
+ * engines' default tuning asks for it before they check their parameters.
+ */
+int current_device_arch();
+
 } // namespace cuda
 } // namespace gpufilter
 } // namespace gr

@@ -14,12 +14,8 @@ namespace cuda {
 
 namespace {
 
-constexpr long long min_auto_fft_size = 4096;
-constexpr long long max_auto_fft_size = 262144; // before the half-useful rule
-constexpr long long max_fft_size = 1LL << 26;   // segments buffer: 512 MB at batch 1
-// Samples per largest batch (32 MB of complex segments): enough work per cuFFT launch
-// to fill a large GPU, small enough to stay a modest allocation (docs/kernels.md).
-constexpr long long samples_per_batch = 1LL << 22;
+// The sizes the engine takes; which of them it picks is the tuning's (fir_tuning.h).
+constexpr long long max_fft_size = 1LL << 26; // segments buffer: 512 MB at batch 1
 constexpr int max_batch = 1024; // also keeps gridDim.y (one row per segment) legal
 
 template <class T>
@@ -40,16 +36,10 @@ void check_parameters(const std::vector<T>& taps, int decimation, int fft_size)
 
 cufftComplex* as_cufft(complex* p) { return reinterpret_cast<cufftComplex*>(p); }
 
-} // namespace
-
-template <class In, class Tap>
-int fft_fir_engine<In, Tap>::default_fft_size(int ntaps, int decimation)
+//! The tuning's automatic FFT size, where the engine takes it.
+int auto_fft_size(const fir_tuning& t, int ntaps, int decimation)
 {
-    long long n = min_auto_fft_size;
-    while (n < 8LL * ntaps && n < max_auto_fft_size)
-        n *= 2;
-    while (n < 2LL * (ntaps - 1 + decimation))
-        n *= 2;
+    const long long n = fir_fft_size_for(t, ntaps, decimation);
     if (n > max_fft_size)
         throw std::invalid_argument("fft_size: " + std::to_string(ntaps) +
                                     " taps at decimation " + std::to_string(decimation) +
@@ -58,15 +48,25 @@ int fft_fir_engine<In, Tap>::default_fft_size(int ntaps, int decimation)
     return static_cast<int>(n);
 }
 
+} // namespace
+
+template <class In, class Tap>
+int fft_fir_engine<In, Tap>::default_fft_size(int ntaps, int decimation)
+{
+    return auto_fft_size(fir_tuning_for_device<In, Tap>(), ntaps, decimation);
+}
+
 template <class In, class Tap>
 fft_fir_engine<In, Tap>::fft_fir_engine(const std::vector<Tap>& taps,
                                         int decimation,
-                                        int fft_size)
+                                        int fft_size,
+                                        const fir_tuning& tuning)
     : d_state(decimation),
-      d_tuning(default_fir_tuning()),
+      d_tuning(tuning),
       d_auto_size(fft_size == 0),
       d_fft_size(fft_size)
 {
+    check_fir_tuning(d_tuning);
     check_parameters(taps, decimation, fft_size);
     stream s;
     set_taps(taps, s); // plans; with no old history, zero-fills the new one
@@ -87,10 +87,8 @@ void fft_fir_engine<In, Tap>::make_plans(int fft_size, cudaStream_t stream)
     // Batch counts: the largest, then halves down to 1, so that a group of segments
     // runs with at most a quarter of wasted transforms (pick_plan).
     long long batch = 1;
-    long long group_samples = samples_per_batch;
-    if (d_tuning.fft_group_samples > 0) // set by the benchmark, to measure the size
-        group_samples = d_tuning.fft_group_samples;
-    while (batch * 2 <= std::min<long long>(max_batch, group_samples / fft_size))
+    while (batch * 2 <=
+           std::min<long long>(max_batch, d_tuning.fft_group_samples / fft_size))
         batch *= 2;
     std::size_t work_bytes = 0;
     for (; batch >= 1; batch /= 2) {
@@ -209,8 +207,9 @@ void fft_fir_engine<In, Tap>::set_taps(const std::vector<Tap>& taps, cudaStream_
 {
     const int D = d_state.decimation();
     check_parameters(taps, D, d_auto_size ? 0 : d_fft_size);
-    const int size =
-        d_auto_size ? default_fft_size(static_cast<int>(taps.size()), D) : d_fft_size;
+    const int size = d_auto_size
+                         ? auto_fft_size(d_tuning, static_cast<int>(taps.size()), D)
+                         : d_fft_size;
     const std::size_t new_len = taps.size() - 1;
     d_taps = taps;
     if (d_plans.empty() || size != d_fft_size)

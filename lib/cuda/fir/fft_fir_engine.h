@@ -41,11 +41,15 @@ public:
     using fir_processor<In, Tap>::set_history;
 
     //! Uses the current device. fft_size 0 picks one from the tap count and the
-    //! decimation (default_fft_size); otherwise it must be at least
-    //! ntaps - 1 + decimation (powers of two are fastest). Throws
-    //! std::invalid_argument for empty taps, decimation < 1 or a bad fft_size, before
-    //! touching the GPU.
-    fft_fir_engine(const std::vector<Tap>& taps, int decimation, int fft_size = 0);
+    //! decimation (the tuning's rule, fir_fft_size_for); otherwise it must be at least
+    //! ntaps - 1 + decimation (powers of two are fastest). `tuning`: the FFT sizes
+    //! (fir_tuning.h), by default the current device's measured rules. Throws
+    //! std::invalid_argument for empty taps, decimation < 1, a bad fft_size or a
+    //! tuning it cannot use, before touching the GPU.
+    fft_fir_engine(const std::vector<Tap>& taps,
+                   int decimation,
+                   int fft_size = 0,
+                   const fir_tuning& tuning = fir_tuning_for_device<In, Tap>());
 
     //! New taps from the next sample on. The newest sample of the next output stays
     //! where it was; the kept history is trimmed, or zero-padded at its old end.
@@ -91,12 +95,11 @@ public:
     int fft_size() const { return d_fft_size; }
 
     /*!
-     * The automatic FFT size: the smallest power of two >= 8*ntaps, clamped to
-     * [4096, 262144], then doubled while less than half of a segment would be new
-     * samples (N < 2*(ntaps - 1 + decimation)). 8*ntaps keeps the overlap, which is
-     * transformed but thrown away, at <= 1/8 of each segment; larger N would cut it
-     * further but costs log(N) per sample and, past cuFFT's single-kernel sizes, whole
-     * extra passes over memory. 4096 is the smallest size worth a cuFFT launch.
+     * The automatic FFT size with the current device's tuning (fir_fft_size_for): on
+     * sm_90 the smallest power of two >= 8*ntaps, clamped to [4096, 262144], then
+     * doubled while less than half of a segment would be new samples
+     * (N < 2*(ntaps - 1 + decimation)). Throws std::invalid_argument where that
+     * passes the largest size the engine takes.
      */
     static int default_fft_size(int ntaps, int decimation);
 
@@ -121,7 +124,7 @@ private:
 
     std::vector<Tap> d_taps;
     fir_state<In, out_type> d_state; // history, decimation phase, rotation
-    fir_tuning d_tuning;             // the group size, copied when made
+    fir_tuning d_tuning;             // the FFT sizes
     bool d_auto_size;
     int d_fft_size = 0;
     int d_advance = 0; // L: input samples between segments, a multiple of D

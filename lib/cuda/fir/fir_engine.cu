@@ -80,20 +80,12 @@ void launch_tiled_or_untiled(const fir_pass<In, Tap, Out>& p, Epilogue epi)
         launch_untiled(p, epi);
 }
 
-// The tuning's block size for a blocked kernel, or the rule's (`automatic`).
-int block_threads(const fir_tuning& t, int automatic)
-{
-    return t.block_threads ? t.block_threads : automatic;
-}
-
 template <class In, class Tap, class Out, class Epilogue>
 void launch_blocked(const fir_pass<In, Tap, Out>& p, Epilogue epi)
 {
     namespace fk = fir_kernels::blocked;
     constexpr int R = fk::outputs_per_thread<In, Tap>();
-    // For D > 1 each phase pass reads every D-th sample of a tile*D span; smaller
-    // tiles keep that span in L1 for the next phase instead of refetching from L2.
-    const int threads = block_threads(*p.tuning, p.D <= 2 ? 256 : p.D <= 4 ? 128 : 64);
+    const int threads = fir_block_threads_for(*p.tuning, fir_kernel::blocked, p.D);
     const std::size_t smem = fk::smem_bytes<In, Tap, Out, R>(threads);
     static_assert(fk::smem_bytes<In, Tap, Out, R>(fk::max_threads) <= default_smem_limit,
                   "the blocked kernel's tile must fit without an opt-in");
@@ -110,9 +102,7 @@ void launch_deinterleaved(const fir_pass<In, Tap, Out>& p, Epilogue epi)
 {
     namespace fk = fir_kernels::deinterleaved;
     constexpr int R = fir_kernels::blocked::outputs_per_thread<In, Tap>();
-    // The span of G phases is about G*tile samples: at D > 8 a 32-thread tile lets
-    // 16 complex phases (runs of 128 bytes, whole sectors) fit in 48 KB.
-    const int threads = block_threads(*p.tuning, p.D <= 8 ? 64 : 32);
+    const int threads = fir_block_threads_for(*p.tuning, fir_kernel::deinterleaved, p.D);
     const int tile = threads * R;
     const int phases = std::min(p.D, p.T);
     const int sub_taps = (p.T + p.D - 1) / p.D; // phase 0's, the most
@@ -142,60 +132,32 @@ void launch_deinterleaved(const fir_pass<In, Tap, Out>& p, Epilogue epi)
     GPUFILTER_CHECK_LAUNCH();
 }
 
-// Fewer sub-taps per phase than this and the blocked kernel's per-phase staging and
-// barriers cost more than its register reuse saves (D >= ntaps: one tap per phase).
-constexpr int min_blocked_sub_taps = 4;
-
-// Measured (bench_fir --kernel-variants; the figures are in docs/kernels.md): with few
-// taps per phase at D >= 4 the blocked kernel's per-phase staging of strided samples
-// costs more than it saves, and one output per thread, reading through L1, is faster.
-bool untiled_is_faster(int T, int D) { return D >= 4 && T <= 2 * D; }
-
-// At D >= 8 the per-phase strided staging caps fir_blocked (docs/kernels.md); the
-// deinterleaved kernel reads the span once, coalesced.
-constexpr int min_deinterleaved_decimation = 8;
-// With more sub-taps per phase than this, the blocked kernel's larger tiles win again
-// (measured: docs/kernels.md).
-constexpr int max_deinterleaved_sub_taps = 64;
-
-// One filter pass.
+// One filter pass, with the kernel the tuning picks for its shape (fir_tuning.h).
 template <class In, class Tap, class Out, class Epilogue>
 void launch_fir(const fir_pass<In, Tap, Out>& p, Epilogue epi)
 {
-    switch (p.tuning->kernel) { // forced by a test or the benchmark
+    switch (fir_kernel_for(*p.tuning, p.T, p.D)) {
     case fir_kernel::untiled:
         return launch_untiled(p, epi);
     case fir_kernel::tiled:
         return launch_tiled_or_untiled(p, epi);
-    case fir_kernel::blocked:
-        return launch_blocked(p, epi);
     case fir_kernel::deinterleaved:
         return launch_deinterleaved(p, epi);
-    case fir_kernel::automatic:
-        break;
+    case fir_kernel::blocked:
+    case fir_kernel::automatic: // never returned
+        return launch_blocked(p, epi);
     }
-    if (untiled_is_faster(p.T, p.D))
-        launch_untiled(p, epi);
-    else if ((p.T + static_cast<long long>(p.D) - 1) / p.D < min_blocked_sub_taps)
-        launch_tiled_or_untiled(p, epi);
-    else if (p.D >= min_deinterleaved_decimation &&
-             (p.T + static_cast<long long>(p.D) - 1) / p.D <= max_deinterleaved_sub_taps)
-        launch_deinterleaved(p, epi);
-    else
-        launch_blocked(p, epi);
 }
 
 } // namespace
 
 template <class In, class Tap>
-fir_engine<In, Tap>::fir_engine(const std::vector<Tap>& taps, int decimation)
-    : d_state(decimation), d_tuning(default_fir_tuning())
+fir_engine<In, Tap>::fir_engine(const std::vector<Tap>& taps,
+                                int decimation,
+                                const fir_tuning& tuning)
+    : d_state(decimation), d_tuning(tuning)
 {
-    if (d_tuning.block_threads != 0 && d_tuning.block_threads != 32 &&
-        d_tuning.block_threads != 64 && d_tuning.block_threads != 128 &&
-        d_tuning.block_threads != 256)
-        throw std::invalid_argument("block_threads: must be 32, 64, 128 or 256, got " +
-                                    std::to_string(d_tuning.block_threads));
+    check_fir_tuning(d_tuning);
     check_parameters(taps, decimation);
     stream s;
     set_taps(taps, s); // with no old history, this zero-fills the new one

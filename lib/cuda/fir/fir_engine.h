@@ -39,9 +39,12 @@ public:
     using fir_processor<In, Tap>::process;
     using fir_processor<In, Tap>::set_history;
 
-    //! Uses the current device. Throws std::invalid_argument for empty taps or
-    //! decimation < 1.
-    fir_engine(const std::vector<Tap>& taps, int decimation);
+    //! Uses the current device. `tuning`: the kernel choice and launch shapes
+    //! (fir_tuning.h), by default the current device's measured rules. Throws
+    //! std::invalid_argument for empty taps, decimation < 1 or a tuning it cannot use.
+    fir_engine(const std::vector<Tap>& taps,
+               int decimation,
+               const fir_tuning& tuning = fir_tuning_for_device<In, Tap>());
 
     //! New taps from the next sample on. The newest sample of the next output stays
     //! where it was; the kept history is trimmed, or zero-padded at its old end.
@@ -86,7 +89,7 @@ private:
 
     std::vector<Tap> d_taps;
     fir_state<In, out_type> d_state; // history, decimation phase, rotation
-    fir_tuning d_tuning;             // the kernel choice, copied when made
+    fir_tuning d_tuning;             // the kernel choice and launch shapes
     device_buffer<Tap> d_taps_reversed;
 };
 

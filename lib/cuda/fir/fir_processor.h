@@ -4,8 +4,8 @@
 
 // What both FIR engines (direct form, FFT overlap-save) are to the host path and to
 // the blocks: a processor with one input and one output port, plus the FIR's own
-// controls. The engines implement it themselves; the choice between them lives in
-// one place (choose_fir_method, from the crossover in docs/kernels.md).
+// controls. The engines implement it themselves; the choice between them is the
+// tuning's (fir_tuning.h: fir_method_for, from the crossover in docs/kernels.md).
 
 #include "../common/rotation.h"
 #include "../common/sample_types.h"
@@ -18,11 +18,6 @@
 namespace gr {
 namespace gpufilter {
 namespace cuda {
-
-//! The faster algorithm for this filter on the GPU, from the measured crossover
-//! (`requested` itself unless automatic).
-template <class In, class Tap>
-fir_method choose_fir_method(std::size_t ntaps, int decimation, fir_method requested);
 
 /*!
  * \brief A decimating FIR on device-resident samples with state across calls: output
@@ -74,10 +69,14 @@ private:
     static inline const port_layout s_ports{ { sizeof(In) }, { sizeof(out_type) } };
 };
 
-//! The engine for `method` (automatic: choose_fir_method). Uses the current device.
+//! The engine for `method` (automatic: the tuning's choice, fir_method_for), made
+//! with `tuning` (by default the current device's). Uses the current device.
 template <class In, class Tap>
 std::unique_ptr<fir_processor<In, Tap>>
-make_fir_processor(const std::vector<Tap>& taps, int decimation, fir_method method);
+make_fir_processor(const std::vector<Tap>& taps,
+                   int decimation,
+                   fir_method method,
+                   const fir_tuning& tuning = fir_tuning_for_device<In, Tap>());
 
 } // namespace cuda
 } // namespace gpufilter

@@ -1,27 +1,180 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "../common/arch_table.h"
 #include "fir_tuning.h"
 #include <stdexcept>
+#include <utility>
 
 namespace gr {
 namespace gpufilter {
 namespace cuda {
 
-fir_tuning& default_fir_tuning()
+namespace {
+
+int fmas_per_tap(fir_types types)
 {
-    static fir_tuning defaults;
-    return defaults;
+    return (types.complex_input ? 2 : 1) * (types.complex_taps ? 2 : 1);
 }
 
-fir_method parse_fir_method(const std::string& name)
+/*
+ * sm_90 (H100, H200). The figures are from bench_fir on an H200 (docs/kernels.md,
+ * docs/benchmarks.md). No other architecture has been measured: every one uses this
+ * entry until it has its own.
+ */
+fir_tuning sm_90(fir_types types)
 {
-    if (name == "auto" || name == "automatic")
-        return fir_method::automatic;
-    if (name == "direct")
-        return fir_method::direct;
-    if (name == "fft")
-        return fir_method::fft;
-    throw std::invalid_argument(
-        "method: must be \"auto\", \"direct\" or \"fft\", got \"" + name + "\"");
+    fir_tuning t;
+    // The direct form's rate falls as 1/(taps per kept output), the FFT path's stays at
+    // 30-45 GS/s: they cross at about 480 taps per kept output for fff, 270 for ccf and
+    // 155 for ccc, at D = 1 and D = 8. That is 512 FMAs per kept output over the FMAs of
+    // a tap: 512 fff, 256 ccf and fcc, 128 ccc.
+    t.fft_taps_per_output = 512 / fmas_per_tap(types);
+    // With few taps per phase at D >= 4, fir_blocked's staging of strided samples costs
+    // more than it saves: ccf 16 taps at D = 8, fir_untiled 199.7 GS/s against 133.0;
+    // fff 16 taps at D = 8, 350.9 against 197.0; but ccf 32 taps at D = 4, 104.1
+    // against 202.8.
+    t.untiled_min_decimation = 4;
+    t.untiled_max_taps_per_phase = 2;
+    // Fewer sub-taps per phase and fir_blocked's per-phase staging and barriers cost
+    // more than its register reuse saves (D >= ntaps: one tap per phase).
+    t.blocked_min_sub_taps = 4;
+    // At D >= 8 the per-phase strided staging caps fir_blocked at about 72 GS/s (ccf);
+    // fir_deinterleaved reads the span once: ccf 64 taps at D = 8, 164.6 against 72.5;
+    // 1024 taps at D = 16 (64 sub-taps), 78.6 against 53.3. With more sub-taps, and
+    // below D = 8, fir_blocked's larger tiles win: 1024 taps at D = 8 (128 sub-taps),
+    // 49.2 against 63.5; 256 taps at D = 5, 110.1 against 125.2.
+    t.deinterleaved_min_decimation = 8;
+    t.deinterleaved_max_sub_taps = 64;
+    // For D > 1 each phase pass reads every D-th sample of a tile*D span: smaller tiles
+    // keep it in L1 for the next phase. 64, 128 and 256 threads measured the same at
+    // D >= 8 (bench_fir --kernel-variants).
+    t.blocked_threads_d2 = 256;
+    t.blocked_threads_d4 = 128;
+    t.blocked_threads_more = 64;
+    // The span of G phases is about G*tile samples: above D = 8 a 32-thread tile lets
+    // 16 complex phases (runs of 128 bytes, whole sectors) fit in 48 KB.
+    t.deinterleaved_threads_d8 = 64;
+    t.deinterleaved_threads_more = 32;
+    // Groups small enough for L2 lose to their launches: 1024 taps ran at 5.7 GS/s with
+    // 2^17 samples a group, 26.5 with 2^20 and 36.5 with 2^22 (32 MB of segments).
+    t.fft_group_samples = 1LL << 22;
+    // Overlap at most 1/8 of a segment; 4096 the smallest size worth a cuFFT launch;
+    // above 8192 points cuFFT takes more passes. bench_fir --fft-sizes (ccf, D = 1):
+    // the best size or within 5% of it at 256 to 16384 taps.
+    t.fft_taps_factor = 8;
+    t.fft_min_size = 4096;
+    t.fft_max_auto_size = 262144;
+    return t;
+}
+
+struct fir_entry {
+    int arch;
+    fir_tuning (*rules)(fir_types);
+};
+constexpr fir_entry s_table[] = { { 90, sm_90 } }; // ascending arch (entry_for_arch)
+
+bool is_block_size(int threads)
+{
+    return threads == 32 || threads == 64 || threads == 128 || threads == 256;
+}
+
+} // namespace
+
+fir_tuning fir_tuning_for(int arch, fir_types types)
+{
+    return entry_for_arch(s_table, arch).rules(types);
+}
+
+void check_fir_tuning(const fir_tuning& t)
+{
+    if (t.block_threads != 0 && !is_block_size(t.block_threads))
+        throw std::invalid_argument("block_threads: must be 32, 64, 128 or 256, got " +
+                                    std::to_string(t.block_threads));
+    const std::pair<const char*, long long> rules[] = {
+        { "fft_taps_per_output", t.fft_taps_per_output },
+        { "untiled_min_decimation", t.untiled_min_decimation },
+        { "untiled_max_taps_per_phase", t.untiled_max_taps_per_phase },
+        { "blocked_min_sub_taps", t.blocked_min_sub_taps },
+        { "deinterleaved_min_decimation", t.deinterleaved_min_decimation },
+        { "deinterleaved_max_sub_taps", t.deinterleaved_max_sub_taps },
+        { "fft_group_samples", t.fft_group_samples },
+        { "fft_taps_factor", t.fft_taps_factor },
+        { "fft_min_size", t.fft_min_size },
+        { "fft_max_auto_size", t.fft_max_auto_size },
+    };
+    for (const auto& [name, value] : rules)
+        if (value < 1)
+            throw std::invalid_argument(std::string(name) +
+                                        ": must be >= 1 (fir_tuning_for sets it), got " +
+                                        std::to_string(value));
+    const std::pair<const char*, int> threads[] = {
+        { "blocked_threads_d2", t.blocked_threads_d2 },
+        { "blocked_threads_d4", t.blocked_threads_d4 },
+        { "blocked_threads_more", t.blocked_threads_more },
+        { "deinterleaved_threads_d8", t.deinterleaved_threads_d8 },
+        { "deinterleaved_threads_more", t.deinterleaved_threads_more },
+    };
+    for (const auto& [name, value] : threads)
+        if (!is_block_size(value))
+            throw std::invalid_argument(std::string(name) +
+                                        ": must be 32, 64, 128 or 256, got " +
+                                        std::to_string(value));
+    if ((t.fft_min_size & (t.fft_min_size - 1)) != 0)
+        throw std::invalid_argument("fft_min_size: must be a power of two, got " +
+                                    std::to_string(t.fft_min_size));
+}
+
+fir_method fir_method_for(const fir_tuning& t,
+                          std::size_t ntaps,
+                          int decimation,
+                          fir_method requested)
+{
+    if (requested != fir_method::automatic)
+        return requested;
+    // The direct form costs ntaps/D multiply-adds per input sample, overlap-save a
+    // roughly constant rate: the crossover is in taps per kept output.
+    return ntaps >= static_cast<std::size_t>(t.fft_taps_per_output) *
+                        static_cast<std::size_t>(decimation)
+               ? fir_method::fft
+               : fir_method::direct;
+}
+
+fir_kernel fir_kernel_for(const fir_tuning& t, int ntaps, int decimation)
+{
+    if (t.kernel != fir_kernel::automatic)
+        return t.kernel;
+    const long long T = ntaps;
+    const long long D = decimation;
+    const long long sub_taps = (T + D - 1) / D; // phase 0's, the most
+    if (D >= t.untiled_min_decimation && T <= t.untiled_max_taps_per_phase * D)
+        return fir_kernel::untiled;
+    if (sub_taps < t.blocked_min_sub_taps)
+        return fir_kernel::tiled;
+    if (D >= t.deinterleaved_min_decimation && sub_taps <= t.deinterleaved_max_sub_taps)
+        return fir_kernel::deinterleaved;
+    return fir_kernel::blocked;
+}
+
+int fir_block_threads_for(const fir_tuning& t, fir_kernel kernel, int decimation)
+{
+    if (t.block_threads)
+        return t.block_threads;
+    if (kernel == fir_kernel::deinterleaved)
+        return decimation <= 8 ? t.deinterleaved_threads_d8
+                               : t.deinterleaved_threads_more;
+    return decimation <= 2   ? t.blocked_threads_d2
+           : decimation <= 4 ? t.blocked_threads_d4
+                             : t.blocked_threads_more;
+}
+
+long long fir_fft_size_for(const fir_tuning& t, int ntaps, int decimation)
+{
+    long long n = t.fft_min_size;
+    while (n < static_cast<long long>(t.fft_taps_factor) * ntaps &&
+           n < t.fft_max_auto_size)
+        n *= 2;
+    while (n < 2LL * (ntaps - 1 + decimation))
+        n *= 2;
+    return n;
 }
 
 const char* fir_method_name(fir_method m)

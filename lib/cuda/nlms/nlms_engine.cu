@@ -9,6 +9,13 @@ namespace gpufilter {
 namespace cuda {
 
 namespace {
+//! The tuning's shape for ntaps, once both are known good (before the GPU).
+nlms_shape checked_shape(const nlms_tuning& tuning, int ntaps)
+{
+    check_nlms_tuning(tuning);
+    return nlms_shape_for(tuning, ntaps);
+}
+
 template <int K>
 void launch_k(const nlms_shape& shape,
               int nfilters,
@@ -27,10 +34,15 @@ void launch_k(const nlms_shape& shape,
 }
 } // namespace
 
-nlms_engine::nlms_engine(int ntaps, int nfilters, const std::vector<float>& mu, float eps)
+nlms_engine::nlms_engine(int ntaps,
+                         int nfilters,
+                         const std::vector<float>& mu,
+                         float eps,
+                         const nlms_tuning& tuning)
     : d_ntaps(checked_nlms_ntaps(ntaps, nlms_max_taps)),
       d_nfilters(checked_nlms_nfilters(nfilters)),
       d_eps(checked_nlms_eps(eps)),
+      d_shape(checked_shape(tuning, d_ntaps)),
       d_ports{ { nfilters * sizeof(float), nfilters * sizeof(float) },
                { nfilters * sizeof(float) } },
       d_mu_host(checked_nlms_mus(mu, nfilters)),
@@ -55,7 +67,7 @@ void nlms_engine::launch(const float* x,
 {
     if (n == 0)
         return;
-    const nlms_shape shape = choose_nlms_shape(d_ntaps);
+    const nlms_shape& shape = d_shape;
     const nlms_kernels::args a{ x,
                                 d,
                                 e,

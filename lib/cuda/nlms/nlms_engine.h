@@ -6,6 +6,7 @@
 #include "../stream/processor.h"
 #include "nlms_controls.h"
 #include "nlms_params.h"
+#include "nlms_tuning.h"
 #include <cstddef>
 #include <vector>
 
@@ -31,10 +32,16 @@ namespace cuda {
 class nlms_engine final : public controlled_processor<nlms_controls>
 {
 public:
-    //! Uses the current device. mu: one value, or one per filter. Throws
+    //! Uses the current device. mu: one value, or one per filter. `tuning`: the
+    //! launch shape (nlms_tuning.h), by default the current device's rule. Throws
     //! std::invalid_argument naming the parameter for ntaps outside
-    //! [1, nlms_max_taps], nfilters < 1, mu <= 0 or not finite, eps <= 0 or not finite.
-    nlms_engine(int ntaps, int nfilters, const std::vector<float>& mu, float eps);
+    //! [1, nlms_max_taps], nfilters < 1, mu <= 0 or not finite, eps <= 0 or not
+    //! finite, or a tuning it cannot use.
+    nlms_engine(int ntaps,
+                int nfilters,
+                const std::vector<float>& mu,
+                float eps,
+                const nlms_tuning& tuning = nlms_tuning_for_device());
 
     const port_layout& ports() const override { return d_ports; }
     std::size_t output_count(std::size_t n) const override { return n; }
@@ -91,6 +98,7 @@ private:
     int d_ntaps;
     int d_nfilters;
     float d_eps;
+    nlms_shape d_shape; // the tuning's, for d_ntaps
     port_layout d_ports;
     std::vector<float> d_mu_host; // what set_mu copies from, alive until the copy ends
     device_buffer<float> d_mu;

@@ -101,11 +101,14 @@ bool launch_window(const launch_args<S>& g)
 template <class T>
 pfb_arb_resampler_engine<T>::pfb_arb_resampler_engine(float rate,
                                                       const std::vector<float>& taps,
-                                                      unsigned filter_size)
+                                                      unsigned filter_size,
+                                                      const pfb_tuning& tuning)
     : d_sched(rate, filter_size, filter_size ? (taps.size() / 2) % filter_size : 0),
+      d_tuning(tuning),
       d_state(1),
       d_ports{ { sizeof(T) }, { sizeof(T) } }
 {
+    check_pfb_tuning(d_tuning);
     stream s;
     set_taps(taps, s);
     s.synchronize();
@@ -250,10 +253,10 @@ std::size_t pfb_arb_resampler_engine<T>::process(const void* const* in,
                                    static_cast<long long>(count),
                                    static_cast<S*>(out[0]),
                                    s };
-        // Rates above 1 take several outputs per input: 4 outputs' arms outweigh the
-        // samples they share (measured: 2 is faster there, 4 at 0.75).
-        const int k = d_outputs_per_thread ? d_outputs_per_thread
-                                           : (rate.int_rate >= rate.dec_rate ? 2 : 4);
+        const int k =
+            d_outputs_per_thread
+                ? d_outputs_per_thread
+                : arb_outputs_per_thread_for(d_tuning, rate.int_rate, rate.dec_rate);
         const bool window = (k == 2 && launch_window<S, 2>(args)) ||
                             (k == 4 && launch_window<S, 4>(args)) ||
                             (k == 8 && launch_window<S, 8>(args));

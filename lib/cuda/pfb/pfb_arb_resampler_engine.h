@@ -8,6 +8,7 @@
 #include "../stream/processor.h"
 #include "arb_schedule.h"
 #include "pfb_controls.h"
+#include "pfb_tuning.h"
 #include <array>
 #include <cstddef>
 #include <vector>
@@ -36,11 +37,14 @@ class pfb_arb_resampler_engine final
     : public controlled_processor<pfb_arb_resampler_controls>
 {
 public:
-    //! Uses the current device. Throws std::invalid_argument for a rate that is not a
-    //! finite number > 0, empty taps or filter_size 0.
+    //! Uses the current device. `tuning`: the outputs per thread that
+    //! set_outputs_per_thread(0) picks (pfb_tuning.h), by default the current
+    //! device's measured rule. Throws std::invalid_argument for a rate that is not a
+    //! finite number > 0, empty taps, filter_size 0 or a tuning it cannot use.
     pfb_arb_resampler_engine(float rate,
                              const std::vector<float>& taps,
-                             unsigned filter_size);
+                             unsigned filter_size,
+                             const pfb_tuning& tuning = pfb_tuning_for_device());
 
     //! New taps from the next output on; the history is trimmed or zero-padded to
     //! T' - 1 samples (the block then sets it from GNU Radio's window). Synchronizes.
@@ -97,8 +101,9 @@ public:
     const char* method() const override { return "pfb"; }
 
     /*!
-     * Outputs each GPU thread computes: 0 (the default) picks by the rate, 4 at rates
-     * up to 1 and 2 above (the fastest measured on an H100: docs/benchmarks.md); 1 one
+     * Outputs each GPU thread computes: 0 (the default) picks by the rate
+     * (arb_outputs_per_thread_for: on sm_90 4 at rates below about 1, 2 from there on,
+     * the fastest measured); 1 one
      * output per thread (resample); 2, 4 or 8 consecutive outputs per thread that load
      * each input sample once for all of them (pfb_arb_kernels.cuh, resample_window),
      * where its shared memory fits (else one per thread). Other values throw
@@ -119,6 +124,7 @@ private:
     };
 
     arb_schedule d_sched;
+    pfb_tuning d_tuning;
     fir_state<T, T> d_state;
     int d_taps_per_filter = 0;
     std::vector<float> d_taps;

@@ -71,13 +71,11 @@ pfb_channelizer_engine<In>::pfb_channelizer_engine(unsigned numchans,
                                                    const std::vector<float>& taps,
                                                    float oversample_rate,
                                                    pfb_layout layout,
-                                                   const std::vector<int>& channel_map)
+                                                   const std::vector<int>& channel_map,
+                                                   const pfb_tuning& tuning)
     : d_layout(layout),
       d_map(checked_map(numchans, layout, channel_map)),
-      d_bank(numchans,
-             taps,
-             rate_ratio_for(numchans, oversample_rate),
-             default_pfb_tuning().path)
+      d_bank(numchans, taps, rate_ratio_for(numchans, oversample_rate), tuning)
 {
     d_ports.in_item_bytes = { sizeof(In) };
     if (layout == pfb_layout::vector) {

@@ -54,15 +54,18 @@ public:
     using in_type = In;
     using out_type = complex;
 
-    //! Uses the current device. Throws std::invalid_argument for numchans 0, empty
-    //! taps, an oversample_rate that is not numchans/i for i in [1, numchans], or a
-    //! channel map entry outside [0, numchans) (also a non-empty map with
-    //! pfb_layout::vector).
+    //! Uses the current device. `tuning`: the path (two passes or the fused kernel)
+    //! and the chunk size (pfb_tuning.h), by default the current device's measured
+    //! rules. Throws std::invalid_argument for numchans 0, empty taps, an
+    //! oversample_rate that is not numchans/i for i in [1, numchans], a channel map
+    //! entry outside [0, numchans) (also a non-empty map with pfb_layout::vector) or
+    //! a tuning it cannot use.
     pfb_channelizer_engine(unsigned numchans,
                            const std::vector<float>& taps,
                            float oversample_rate = 1.0f,
                            pfb_layout layout = pfb_layout::streams,
-                           const std::vector<int>& channel_map = {});
+                           const std::vector<int>& channel_map = {},
+                           const pfb_tuning& tuning = pfb_tuning_for_device());
 
     //! New taps from the next output on (polyphase_bank::set_taps); synchronizes.
     void set_taps(const std::vector<float>& taps, cudaStream_t stream);

@@ -30,6 +30,14 @@ unsigned checked_decim(unsigned decim, unsigned channel)
     return decim;
 }
 
+//! The decimator's bank runs the two passes whatever the tuning asks: its output
+//! stage (pick_column, rotate_sum) reads the branch rows.
+pfb_tuning two_pass(pfb_tuning t)
+{
+    t.path = pfb_path::two_pass;
+    return t;
+}
+
 /*!
  * gr-filter's d_rotator (pfb_decimator_ccf_impl's constructor):
  * gr_expj(i * channel * 2 * GR_M_PI / decim), the angle formed in double and passed
@@ -54,8 +62,10 @@ pfb_decimator_engine<In>::pfb_decimator_engine(unsigned decim,
                                                const std::vector<float>& taps,
                                                unsigned channel,
                                                bool use_fft_rotator,
-                                               bool use_fft_filters)
-    : d_bank(checked_decim(decim, channel), taps, static_cast<int>(decim)),
+                                               bool use_fft_filters,
+                                               const pfb_tuning& tuning)
+    : d_bank(
+          checked_decim(decim, channel), taps, static_cast<int>(decim), two_pass(tuning)),
       d_channel(channel),
       d_use_fft_rotator(use_fft_rotator),
       d_use_fft_filters(use_fft_filters),

@@ -43,13 +43,16 @@ public:
     using in_type = In;
     using out_type = complex;
 
-    //! Uses the current device. Throws std::invalid_argument for decim 0, empty taps
-    //! or channel >= decim.
+    //! Uses the current device. `tuning`: the chunk size (pfb_tuning.h; its path does
+    //! not apply, the decimator's output stage reads the branch rows of the two
+    //! passes), by default the current device's. Throws std::invalid_argument for
+    //! decim 0, empty taps, channel >= decim or a tuning it cannot use.
     pfb_decimator_engine(unsigned decim,
                          const std::vector<float>& taps,
                          unsigned channel,
                          bool use_fft_rotator = true,
-                         bool use_fft_filters = true);
+                         bool use_fft_filters = true,
+                         const pfb_tuning& tuning = pfb_tuning_for_device());
 
     void set_taps(const std::vector<float>& taps, cudaStream_t stream);
     //! The channel from the next call on (gr-filter's set_channel); synchronizes.

@@ -13,10 +13,11 @@ namespace gr {
 namespace gpufilter {
 namespace cuda {
 
+static_assert(pfb_kernels::one_pass_max_fft == synth_block_max_fft,
+              "pfb_tuning's rules take the one-pass kernel's limit as it is");
+
 namespace {
 
-// 2^21 complex per chunk of transformed rows (16 MB), as polyphase_bank.
-constexpr std::size_t samples_per_chunk = std::size_t(1) << 21;
 constexpr std::size_t max_tables = 8;
 
 void check_map(const std::vector<int>& map, int P);
@@ -25,8 +26,10 @@ void check_map(const std::vector<int>& map, int P);
 unsigned checked_numchans(unsigned numchans,
                           const std::vector<float>& taps,
                           bool twox,
-                          const std::vector<int>& map)
+                          const std::vector<int>& map,
+                          const pfb_tuning& tuning)
 {
+    check_pfb_tuning(tuning);
     if (numchans == 0)
         throw std::invalid_argument("numchans: must be >= 1, got 0");
     if (twox && numchans % 2 != 0)
@@ -49,47 +52,26 @@ void check_map(const std::vector<int>& map, int P)
                                         ", must be in [0, " + std::to_string(P) + ")");
 }
 
-std::size_t chunk_rows(int P)
-{
-    std::size_t rows = 1;
-    while (rows * 2 * P <= samples_per_chunk)
-        rows *= 2;
-    return rows;
-}
-
 } // namespace
 
 pfb_synthesizer_engine::pfb_synthesizer_engine(unsigned numchans,
                                                const std::vector<float>& taps,
                                                bool twox,
-                                               const std::vector<int>& map)
-    : d_numchans(checked_numchans(numchans, taps, twox, map)),
+                                               const std::vector<int>& map,
+                                               const pfb_tuning& tuning)
+    : d_numchans(checked_numchans(numchans, taps, twox, map, tuning)),
       d_twox(twox ? 2 : 1),
       d_fft_size(static_cast<int>(numchans) * (twox ? 2 : 1)),
       d_map(map),
       d_ports{ std::vector<std::size_t>(map.size(), sizeof(complex)),
                { sizeof(complex) } },
-      d_chunk_rows(chunk_rows(d_fft_size)),
-      d_fft(d_fft_size, d_chunk_rows)
+      d_chunk_rows(pfb_chunk_rows(tuning, d_fft_size)),
+      d_fft(d_fft_size, d_chunk_rows),
+      d_tuning(tuning)
 {
     d_inv = device_buffer<int>(d_fft_size);
-    // Measured on an H100 (docs/kernels.md): the fused kernel is faster up to 32
-    // points, slower from 256 (its 4096-sample block holds few steps, and cuFFT's
-    // transform is faster there than the in-block passes).
-    const auto path = default_pfb_tuning().path;
-    d_fused =
-        pfb_fused_supported(d_fft_size) && d_fft_size <= 1024 &&
-        (path == pfb_path::fused || (path == pfb_path::automatic && d_fft_size <= 32));
-    const auto synth = default_pfb_tuning().synth;
-    d_regions_wanted = default_pfb_tuning().synth_regions;
-    // Measured on an H100 (docs/kernels.md): where it fits (synth_one_pass_regions),
-    // the one-pass kernel is 2.3 to 3.1 times the rows path at 16 and 32 points, 1.8
-    // times at 256 and 1.06 times at 512 (2x). At 1024 points and 8 taps per branch it
-    // would need four regions a block, measured slower than the rows path and not
-    // kept; up to 5 taps two regions fit there, not timed, so the rows path stays.
-    d_one_pass_wanted = (synth == synth_path::one_pass ||
-                         (synth == synth_path::automatic && d_fft_size <= 512)) &&
-                        synth_one_pass_regions(d_fft_size, 1) > 0;
+    d_fused = synth_fused_for(d_tuning, d_fft_size);
+    d_one_pass_wanted = synth_one_pass_for(d_tuning, d_fft_size);
     if (d_one_pass_wanted) {
         for (auto* kernel :
              { pfb_kernels::synth_one_pass<1>, pfb_kernels::synth_one_pass<2> })
@@ -131,7 +113,7 @@ void pfb_synthesizer_engine::set_taps(const std::vector<float>& taps, cudaStream
     const std::size_t T = upload_branch_taps(taps, d_numchans, d_branch, s);
     d_one_pass_regions =
         d_one_pass_wanted
-            ? synth_one_pass_regions(d_fft_size, static_cast<int>(T), d_regions_wanted)
+            ? synth_one_pass_regions(d_tuning, d_fft_size, static_cast<int>(T))
             : 0;
     // The one-pass kernel keeps only the T - 1 rows of state in device memory.
     const std::size_t rows = d_one_pass_regions > 0

@@ -7,6 +7,7 @@
 #include "../stream/processor.h"
 #include "batched_fft.h"
 #include "pfb_controls.h"
+#include "pfb_tuning.h"
 #include <cstddef>
 #include <vector>
 
@@ -34,7 +35,7 @@ namespace cuda {
  * does) and keeps the 2x parity (gr-filter's d_state). The state is T - 1 transformed
  * rows on the device; history_items() is 0, as gr-filter's block has no history.
  *
- * Two ways through the kernels (pfb_tuning's synth_path when the engine is made): the
+ * Two ways through the kernels (the tuning's synth_path when the engine is made): the
  * transformed rows written to device memory and read back by the branch filters, or
  * one kernel that gathers, transforms and filters in shared memory
  * (one_pass_regions()).
@@ -43,12 +44,15 @@ class pfb_synthesizer_engine final : public controlled_processor<pfb_synthesizer
 {
 public:
     //! map: one FFT bin per input port (at least one entry), each in [0, P). Uses
-    //! the current device. Throws std::invalid_argument for numchans 0, empty taps,
-    //! twox with an odd numchans, an empty map or an entry out of range.
+    //! the current device. `tuning`: the kernels and the chunk size (pfb_tuning.h),
+    //! by default the current device's measured rules. Throws std::invalid_argument
+    //! for numchans 0, empty taps, twox with an odd numchans, an empty map, an entry
+    //! out of range or a tuning it cannot use.
     pfb_synthesizer_engine(unsigned numchans,
                            const std::vector<float>& taps,
                            bool twox,
-                           const std::vector<int>& map);
+                           const std::vector<int>& map,
+                           const pfb_tuning& tuning = pfb_tuning_for_device());
 
     void set_taps(const std::vector<float>& taps, cudaStream_t stream);
     //! A new map from the next call on. Another length changes the input ports (only
@@ -77,14 +81,11 @@ public:
     const char* method() const override { return "pfb"; }
 
     //! Whether the channel gather and the inverse FFT run as one kernel, else the
-    //! gather kernel and cuFFT: default_pfb_tuning()'s path when the engine is made;
-    //! automatic takes the fused kernel for P a power of two in [2, 32] (measured),
-    //! fused wherever it applies (P a power of two in [2, 1024]).
+    //! gather kernel and cuFFT: synth_fused_for(tuning, P) when the engine is made.
     bool fused() const { return d_fused; }
-    //! The one-pass kernel's regions of 4096 samples a block with the current taps, 0
-    //! where calls take the rows path: nonzero when synth_path::one_pass (or the
-    //! automatic rule) picked it as the engine was made and
-    //! synth_one_pass_regions(P, T, synth_regions) > 0.
+    //! The one-pass kernel's regions of pfb_block_samples a block with the current
+    //! taps, 0 where calls take the rows path: nonzero where synth_one_pass_for(tuning,
+    //! P) held as the engine was made and synth_one_pass_regions(tuning, P, T) > 0.
     int one_pass_regions() const { return d_one_pass_regions; }
     unsigned numchans() const { return d_numchans; }
     bool twox() const { return d_twox == 2; }
@@ -113,8 +114,8 @@ private:
     bool d_fused = false;
     int d_log2p = 0;
     device_buffer<complex> d_twiddle; // fused, one pass: exp(+2 pi i m / P), m < P
+    pfb_tuning d_tuning;
     bool d_one_pass_wanted = false;
-    int d_regions_wanted = 0;   // pfb_tuning's synth_regions
     int d_one_pass_regions = 0; // with the current taps; 0: the rows path
 
     struct table {

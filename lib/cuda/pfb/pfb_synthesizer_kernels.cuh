@@ -6,7 +6,7 @@
 // rows) and the branch filters down the columns of the transformed rows.
 
 #include "../common/device_math.cuh"
-#include "polyphase_kernels.cuh"
+#include "polyphase_fused_kernels.cuh"
 #include <cuda_runtime.h>
 
 namespace gr {

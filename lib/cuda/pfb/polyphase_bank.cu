@@ -2,6 +2,7 @@
 #include "branch_taps.h"
 #include "pfb_types.h"
 #include "polyphase_bank.h"
+#include "polyphase_fused_kernels.cuh"
 #include "polyphase_kernels.cuh"
 #include <algorithm>
 #include <cmath>
@@ -12,11 +13,10 @@ namespace gr {
 namespace gpufilter {
 namespace cuda {
 
-namespace {
+static_assert(pfb_kernels::fused_elems == pfb_block_samples,
+              "pfb_tuning's rules take the fused kernel's block as it is");
 
-// Rows of the work buffer: 2^21 complex (16 MB) per chunk of steps, enough work per
-// launch to fill an H200 at any channel count.
-constexpr std::size_t samples_per_chunk = std::size_t(1) << 21;
+namespace {
 
 template <class In>
 using source_t = pfb_kernels::source<device_t<In>>;
@@ -49,28 +49,14 @@ void launch_keep(pfb_kernels::source<S> src,
 
 } // namespace
 
-bool pfb_fused_rule(int N, int R, int T)
-{
-    // Measured on an H100 (docs/kernels.md): at R = N the fused kernel wins at every
-    // tap count up to 1024 channels (its 4-step window), and at 4096 channels only up
-    // to 4 taps per branch (one step per work item: T loads per output); at R < N
-    // (oversampling) the two passes win.
-    return pfb_fused_supported(N) && R == N && (N <= 1024 || T <= 4);
-}
-
-pfb_tuning& default_pfb_tuning()
-{
-    static pfb_tuning defaults;
-    return defaults;
-}
-
 template <class In>
 polyphase_bank<In>::polyphase_bank(unsigned numchans,
                                    const std::vector<float>& taps,
                                    int rate_ratio,
-                                   pfb_path path)
-    : d_n(static_cast<int>(numchans)), d_rate(rate_ratio)
+                                   const pfb_tuning& tuning)
+    : d_n(static_cast<int>(numchans)), d_rate(rate_ratio), d_tuning(tuning)
 {
+    check_pfb_tuning(d_tuning);
     if (numchans == 0 || numchans > max_channels)
         throw std::invalid_argument("numchans: must be in [1, " +
                                     std::to_string(max_channels) + "], got " +
@@ -85,15 +71,12 @@ polyphase_bank<In>::polyphase_bank(unsigned numchans,
     if (pfb_shape::smem_bytes(d_n, d_rate) > 48 * 1024)
         throw std::logic_error("polyphase_bank: FIR tile exceeds 48 KB");
 
-    std::size_t chunk = 1;
-    while (chunk * 2 * d_n <= samples_per_chunk)
-        chunk *= 2;
+    const std::size_t chunk = pfb_chunk_rows(d_tuning, d_n);
     d_steps_per_chunk = chunk;
     d_rows = device_buffer<complex>(chunk * d_n);
     d_fft.emplace(d_n, chunk);
 
-    d_path = path;
-    if (path != pfb_path::two_pass && pfb_fused_supported(d_n)) {
+    if (d_tuning.path != pfb_path::two_pass && pfb_fused_supported(d_n)) {
         while ((1 << d_log2n) < d_n)
             ++d_log2n;
         std::vector<complex> tw(d_n);
@@ -146,10 +129,7 @@ void polyphase_bank<In>::set_taps(const std::vector<float>& taps, cudaStream_t s
     d_history_len = new_len;
     d_taps_per_filter = static_cast<int>(T);
     d_taps = taps;
-    d_fused =
-        pfb_fused_supported(d_n) &&
-        (d_path == pfb_path::fused || (d_path == pfb_path::automatic &&
-                                       pfb_fused_rule(d_n, d_rate, d_taps_per_filter)));
+    d_fused = pfb_fused_for(d_tuning, d_n, d_rate, d_taps_per_filter);
 }
 
 template <class In>

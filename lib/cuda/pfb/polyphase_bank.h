@@ -53,12 +53,12 @@ class polyphase_bank
 {
 public:
     //! Touches the GPU (current device). Throws std::invalid_argument for numchans 0
-    //! or > max_channels, empty taps, rate_ratio outside [1, numchans]. `path` picks
-    //! whether fused() holds (pfb_tuning.h).
+    //! or > max_channels, empty taps, rate_ratio outside [1, numchans] or a tuning it
+    //! cannot use. `tuning` (pfb_tuning.h): whether fused() holds, the chunk size.
     polyphase_bank(unsigned numchans,
                    const std::vector<float>& taps,
                    int rate_ratio,
-                   pfb_path path = pfb_path::two_pass);
+                   const pfb_tuning& tuning = pfb_tuning_for_device());
 
     static constexpr unsigned max_channels = 1u << 16;
 
@@ -102,9 +102,8 @@ public:
                     std::size_t count,
                     complex* dst,
                     cudaStream_t stream);
-    //! Whether filter_fft() is the path: the path asked for where the fused kernel
-    //! applies (pfb_fused_supported(numchans)), and with pfb_path::automatic the rule
-    //! pfb_fused_rule(N, R, T), decided again when set_taps() changes T.
+    //! Whether filter_fft() is the path: pfb_fused_for(tuning, N, R, T), decided
+    //! again when set_taps() changes T.
     bool fused() const { return d_fused; }
     //! After a call's chunks are queued: keeps the history for the next call, moves
     //! the phase and the step count on.
@@ -139,7 +138,7 @@ private:
     device_buffer<complex> d_rows;    // d_steps_per_chunk * N
     std::optional<batched_fft> d_fft; // N points, up to d_steps_per_chunk rows
 
-    pfb_path d_path = pfb_path::two_pass;
+    pfb_tuning d_tuning;
     bool d_fused = false;
     int d_log2n = 0;
     device_buffer<complex> d_twiddle; // fused: exp(+2 pi i m / N), m < N

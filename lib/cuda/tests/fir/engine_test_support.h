@@ -24,6 +24,15 @@ namespace gr {
 namespace gpufilter {
 namespace test {
 
+//! The method a block reports as `name` ("auto", "direct", "fft").
+inline cuda::fir_method method_named(const std::string& name)
+{
+    for (auto m : { cuda::fir_method::automatic, cuda::fir_method::direct })
+        if (name == cuda::fir_method_name(m))
+            return m;
+    return cuda::fir_method::fft;
+}
+
 /*!
  * The FIR's host path as the blocks run it (cuda::make_fir_path: fir_auto_engine
  * behind a host_stream), with one-port conveniences for the tests.
@@ -48,8 +57,7 @@ public:
                   int decimation,
                   std::size_t max_chunk,
                   const std::string& method)
-        : fir_host_path(
-              device, taps, decimation, max_chunk, cuda::parse_fir_method(method))
+        : fir_host_path(device, taps, decimation, max_chunk, method_named(method))
     {
     }
 

@@ -210,7 +210,7 @@ TYPED_TEST(fft_fir_rotation_test, rotation_matches_direct_engine)
             const auto taps = random_vector<Tap>(ntaps, this->rng);
             const auto x1 = random_vector<In>(30000, this->rng); // a multiple of D
             const auto x2 = random_vector<In>(20011, this->rng);
-            cuda::fir_engine<In, Tap> direct(taps, D);
+            cuda::fir_engine<In, Tap> direct(taps, D, test_fir_tuning<In, Tap>());
             cuda::fft_fir_engine<In, Tap> fft(taps, D);
             const cuda::rotation r1{ u(this->rng), u(this->rng) };
             const cuda::rotation r2{ u(this->rng), u(this->rng) };

@@ -26,16 +26,18 @@ protected:
     using In = typename T::In;
     using Tap = typename T::Tap;
 
-    // Random taps and input (drawn in that order) through one engine in calls of the
-    // given sizes, against the float64 reference.
-    void expect_matches_reference(int ntaps,
-                                  int D,
-                                  std::size_t len,
-                                  const std::vector<std::size_t>& calls)
+    // Random taps and input (drawn in that order) through one engine made with
+    // `tuning` in calls of the given sizes, against the float64 reference.
+    void
+    expect_matches_reference(int ntaps,
+                             int D,
+                             std::size_t len,
+                             const std::vector<std::size_t>& calls,
+                             const cuda::fir_tuning& tuning = test_fir_tuning<In, Tap>())
     {
         const auto taps = random_vector<Tap>(ntaps, this->rng);
         const auto x = random_vector<In>(len, this->rng);
-        cuda::fir_engine<In, Tap> engine(taps, D);
+        cuda::fir_engine<In, Tap> engine(taps, D, tuning);
         const auto y = run_engine(engine, x, calls);
         const auto want = reference_fir(x, taps, D);
         ASSERT_EQ(y.size(), want.size()) << "ntaps=" << ntaps << " D=" << D;
@@ -98,20 +100,6 @@ TYPED_TEST(fir_engine_test, blocked_kernel_large_decimations_and_long_filters)
             c.ntaps, c.D, c.len, { 12345, std::size_t(c.D), 777 }));
 }
 
-//! Forces one direct-form kernel for the engines made in a scope.
-class forced_kernel
-{
-public:
-    explicit forced_kernel(const char* kernel) : d_old(cuda::default_fir_tuning())
-    {
-        cuda::default_fir_tuning().kernel = cuda::parse_fir_kernel(kernel);
-    }
-    ~forced_kernel() { cuda::default_fir_tuning() = d_old; }
-
-private:
-    cuda::fir_tuning d_old;
-};
-
 // The deinterleaved kernel (fir_deinterleaved_kernels.cuh) stages groups of up to G
 // phases (all D when they fit) with chunks of up to 64 sub-taps per phase, R = 8
 // (fff: 16) outputs per thread, 64 threads at D <= 8, else 32. Tap counts around 4
@@ -119,7 +107,9 @@ private:
 // uneven phase groups and, forced, D = 5 runs it below its automatic range.
 TYPED_TEST(fir_engine_test, deinterleaved_kernel_around_chunk_and_group_boundaries)
 {
-    const forced_kernel force("deinterleaved");
+    auto deinterleaved =
+        test_fir_tuning<typename TypeParam::In, typename TypeParam::Tap>();
+    deinterleaved.kernel = cuda::fir_kernel::deinterleaved;
     const std::vector<std::size_t> calls = { 5003, 1, 2047, 4096, 333 };
     for (int D : { 5, 8, 13, 16, 32, 64 }) {
         std::vector<int> tap_counts = { D - 3,      4 * D,  4 * D + 1, 9 * D - 1,
@@ -128,7 +118,7 @@ TYPED_TEST(fir_engine_test, deinterleaved_kernel_around_chunk_and_group_boundari
             tap_counts.insert(tap_counts.end(), { 256 * D - 1, 256 * D, 256 * D + 1 });
         for (int ntaps : tap_counts)
             ASSERT_NO_FATAL_FAILURE(this->expect_matches_reference(
-                ntaps, D, 6000 + 40 * D + 3 * ntaps, calls));
+                ntaps, D, 6000 + 40 * D + 3 * ntaps, calls, deinterleaved));
     }
 }
 
@@ -138,8 +128,9 @@ TYPED_TEST(fir_engine_test, any_split_into_calls_equals_one_call)
     using Tap = typename TypeParam::Tap;
     const auto taps = random_vector<Tap>(129, this->rng);
     const auto x = random_vector<In>(20000, this->rng);
+    const auto tuning = test_fir_tuning<In, Tap>();
     for (int D : { 1, 3, 5 }) {
-        cuda::fir_engine<In, Tap> whole(taps, D), pieces(taps, D);
+        cuda::fir_engine<In, Tap> whole(taps, D, tuning), pieces(taps, D, tuning);
         const auto y1 = run_engine(whole, x, { x.size() });
         // Many calls, several shorter than the decimation or the filter.
         const auto y2 = run_engine(pieces, x, { 1, 2, 0, 5, 64, 128, 129, 130, 3 });
@@ -167,7 +158,7 @@ TYPED_TEST(fir_engine_test, set_taps_keeps_stream_alignment)
     for (int second_len : { 50, 17, 200 }) {
         const auto taps1 = random_vector<Tap>(50, this->rng);
         const auto taps2 = random_vector<Tap>(second_len, this->rng);
-        cuda::fir_engine<In, Tap> engine(taps1, D);
+        cuda::fir_engine<In, Tap> engine(taps1, D, test_fir_tuning<In, Tap>());
         cuda::stream s;
         const std::vector<In> head(x.begin(), x.begin() + split),
             tail(x.begin() + split, x.end());
@@ -195,7 +186,7 @@ TYPED_TEST(fir_engine_test, set_history_then_process_matches_reference)
     using Tap = typename TypeParam::Tap;
     const auto taps = random_vector<Tap>(77, this->rng);
     const auto x = random_vector<In>(5000, this->rng);
-    cuda::fir_engine<In, Tap> engine(taps, 2);
+    cuda::fir_engine<In, Tap> engine(taps, 2, test_fir_tuning<In, Tap>());
     cuda::stream s;
     run_engine(engine, random_vector<In>(333, this->rng), { 333 }); // leave phase 1
     engine.set_history(x.data(), s);

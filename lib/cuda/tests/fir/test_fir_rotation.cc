@@ -50,6 +50,8 @@ protected:
 
     void SetUp() override { GPUFILTER_REQUIRE_DEVICE_OR_SKIP(); }
 
+    static cuda::fir_tuning tuning() { return test_fir_tuning<In, complex>(); }
+
     // Runs x through the engine (run_engine); before the call that reaches output
     // plan[i].at (i > 0), sets plan[i].r. Retunes must fall on a call boundary: call
     // sizes are chosen to make them.
@@ -94,7 +96,7 @@ TYPED_TEST(fir_rotation_test, matches_float64_reference_over_taps_and_decimation
             const auto taps = random_vector<complex>(ntaps, this->rng);
             const auto x = random_vector<In>(60000 + 13 * D, this->rng);
             const std::vector<retune> plan = { { 0, this->random_rotation() } };
-            typename TestFixture::Engine engine(taps, D);
+            typename TestFixture::Engine engine(taps, D, TestFixture::tuning());
             const auto y = this->run(engine, x, calls, plan);
             const auto want = rotate_reference(reference_fir(x, taps, D), plan);
             ASSERT_EQ(y.size(), want.size()) << "ntaps=" << ntaps << " D=" << D;
@@ -127,7 +129,7 @@ TYPED_TEST(fir_rotation_test, retunes_continue_from_the_next_outputs_phase)
     const auto taps = random_vector<complex>(40, this->rng);
     const auto x = random_vector<In>(30000, this->rng);
     for (int D : { 1, 2, 6 }) {
-        typename TestFixture::Engine engine(taps, D);
+        typename TestFixture::Engine engine(taps, D, TestFixture::tuning());
         // What the block does: next_rotation() plus a phase jump, and a new step.
         const rotation first = this->random_rotation();
         const std::size_t k1 = 1001, k2 = 3000;
@@ -154,7 +156,7 @@ TYPED_TEST(fir_rotation_test, large_decimation_uses_untiled_kernel_correctly)
         const auto taps = random_vector<complex>(300, this->rng);
         const auto x = random_vector<In>(50000, this->rng);
         const std::vector<retune> plan = { { 0, this->random_rotation() } };
-        typename TestFixture::Engine engine(taps, D);
+        typename TestFixture::Engine engine(taps, D, TestFixture::tuning());
         const auto y = this->run(engine, x, { 7777, 12345 }, plan);
         const auto want = rotate_reference(reference_fir(x, taps, D), plan);
         EXPECT_LE(relative_error(y, want), tolerance) << "D=" << D;
@@ -171,7 +173,7 @@ TYPED_TEST(fir_rotation_test, deinterleaved_kernel_rotates)
             const auto x = random_vector<In>(30000 + 64 * D, this->rng);
             const std::vector<retune> plan = { { 0, this->random_rotation() },
                                                { 777, this->random_rotation() } };
-            typename TestFixture::Engine engine(taps, D);
+            typename TestFixture::Engine engine(taps, D, TestFixture::tuning());
             const auto y = this->run(engine, x, { 4097, 333 }, plan);
             const auto want = rotate_reference(reference_fir(x, taps, D), plan);
             ASSERT_EQ(y.size(), want.size()) << "ntaps=" << ntaps << " D=" << D;
@@ -203,7 +205,8 @@ TEST(fir_rotation_long, phase_exact_after_a_hundred_million_outputs)
     // Constant input, one unit tap: output k is exactly exp(j*2*pi*k*step).
     const double step = 0.0123456789012345;
     const std::size_t chunk = 1 << 22, calls = 25; // 1.05e8 outputs
-    cuda::fir_engine<complex, complex> engine({ complex(1.0f, 0.0f) }, 1);
+    cuda::fir_engine<complex, complex> engine(
+        { complex(1.0f, 0.0f) }, 1, test_fir_tuning<complex, complex>());
     engine.set_rotation({ 0.0, step });
     cuda::stream s;
     cuda::device_buffer<complex> d_in(chunk), d_out(chunk);
@@ -233,7 +236,8 @@ TEST(fir_rotation_long, phase_exact_after_a_hundred_million_outputs)
 TEST(fir_rotation_errors, real_output_engines_refuse_a_rotation)
 {
     GPUFILTER_REQUIRE_DEVICE_OR_SKIP();
-    cuda::fir_engine<float, float> engine({ 1.0f, 2.0f }, 1);
+    cuda::fir_engine<float, float> engine(
+        { 1.0f, 2.0f }, 1, test_fir_tuning<float, float>());
     EXPECT_THROW(engine.set_rotation({ 0.0, 0.1 }), std::logic_error);
 }
 

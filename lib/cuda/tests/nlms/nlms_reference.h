@@ -7,6 +7,7 @@
 // fused update and reduction order), which runs without a GPU.
 
 #include "nlms/nlms_shape.h"
+#include "nlms/nlms_tuning.h"
 #include <cmath>
 #include <cstddef>
 #include <random>
@@ -49,10 +50,10 @@ struct nlms_reference {
 
 /*!
  * The kernel's float arithmetic on the host, one filter: threads T and K taps each
- * from choose_nlms_shape, thread t holding taps t + k*T; tiles of the shape's length
- * with the window [N-1 history | tile] indexed as the kernel does; per sample the
- * fused update-and-dot with fmaf, the xor butterfly within each warp and the warp
- * sums added in warp order. A call is one launch (the tile restarts with it).
+ * from the tuning's shape (nlms_shape_for), thread t holding taps t + k*T; tiles of the
+ * shape's length with the window [N-1 history | tile] indexed as the kernel does; per
+ * sample the fused update-and-dot with fmaf, the xor butterfly within each warp and the
+ * warp sums added in warp order. A call is one launch (the tile restarts with it).
  */
 struct nlms_emulation {
     int N;
@@ -60,11 +61,11 @@ struct nlms_emulation {
     cuda::nlms_shape shape;
     std::vector<float> w, hist;
 
-    nlms_emulation(int n, float mu_, float eps_)
+    nlms_emulation(int n, float mu_, float eps_, const cuda::nlms_tuning& tuning)
         : N(n),
           mu(mu_),
           eps(eps_),
-          shape(cuda::choose_nlms_shape(n)),
+          shape(cuda::nlms_shape_for(tuning, n)),
           w(n, 0.0f),
           hist(n > 1 ? n - 1 : 1, 0.0f)
     {

@@ -23,10 +23,14 @@ std::vector<float> white(std::size_t n, std::mt19937& g)
     return v;
 }
 
+//! The table's measured entry (nlms_tuning.cc): what the engine uses on sm_90, and on
+//! every architecture until another is measured.
+const cuda::nlms_tuning sm_90 = cuda::nlms_tuning_for(90);
+
 TEST(nlms_shape, covers_every_tap_count_within_limits)
 {
     for (int n = 1; n <= cuda::nlms_max_taps; ++n) {
-        const auto s = cuda::choose_nlms_shape(n);
+        const auto s = cuda::nlms_shape_for(sm_90, n);
         ASSERT_EQ(s.threads % 32, 0) << n;
         ASSERT_GE(s.threads, 32) << n;
         ASSERT_LE(s.threads, cuda::nlms_max_threads) << n;
@@ -36,14 +40,15 @@ TEST(nlms_shape, covers_every_tap_count_within_limits)
         ASSERT_GE(s.threads * s.taps_per_thread, n) << n;
         // Fewest threads: one warp less could not hold the taps at 8 each.
         if (s.threads > 32) {
-            ASSERT_GT(n, (s.threads - 32) * cuda::nlms_max_taps_per_thread) << n;
+            ASSERT_GT(n, (s.threads - 32) * sm_90.max_taps_per_thread) << n;
         }
         // Within the default dynamic shared memory (no opt-in needed).
         ASSERT_LE(s.shared_bytes, 48u * 1024) << n;
         ASSERT_EQ(s.shared_bytes, (n - 1 + 2 * s.tile + 128) * sizeof(float)) << n;
     }
-    EXPECT_THROW(cuda::choose_nlms_shape(0), std::invalid_argument);
-    EXPECT_THROW(cuda::choose_nlms_shape(cuda::nlms_max_taps + 1), std::invalid_argument);
+    EXPECT_THROW(cuda::nlms_shape_for(sm_90, 0), std::invalid_argument);
+    EXPECT_THROW(cuda::nlms_shape_for(sm_90, cuda::nlms_max_taps + 1),
+                 std::invalid_argument);
 }
 
 TEST(nlms_emulation, matches_float64_reference_sample_by_sample)
@@ -63,7 +68,7 @@ TEST(nlms_emulation, matches_float64_reference_sample_by_sample)
             const auto d = convolve(x, h);
             nlms_reference ref(sh.ntaps, mu, 1e-6);
             const auto want = ref.run(x, d);
-            nlms_emulation emu(sh.ntaps, float(mu), 1e-6f);
+            nlms_emulation emu(sh.ntaps, float(mu), 1e-6f, sm_90);
             // Uneven calls: tiles restart at each, which must not matter.
             std::vector<float> got;
             const std::size_t calls[] = { 1, 255, 256, 257, 7, 1000 };
@@ -99,7 +104,7 @@ TEST(nlms_emulation, converges_to_an_echo_path)
     const auto x = white(40000, g);
     const auto h = echo_path(200, g);
     const auto d = convolve(x, h);
-    nlms_emulation emu(256, 0.5f, 1e-6f);
+    nlms_emulation emu(256, 0.5f, 1e-6f, sm_90);
     const auto e = emu.run(x.data(), d.data(), x.size());
     double pd = 0, pe = 0;
     for (std::size_t i = 30000; i < x.size(); ++i) {

@@ -98,7 +98,8 @@ void check_filters(const std::vector<std::vector<float>>& got,
         const auto want = ref.run(xs[k], ds[k]);
         const double bound = nlms_float_bound(ntaps, xs[k].size());
         EXPECT_LE(error_vs_d(got[k], want, ds[k]), bound) << what << " filter " << k;
-        nlms_emulation emu(ntaps, m, 1e-6f);
+        // The shape of the engines here: the current device's tuning (their default).
+        nlms_emulation emu(ntaps, m, 1e-6f, cuda::nlms_tuning_for_device());
         const auto same = emu.run(xs[k].data(), ds[k].data(), xs[k].size());
         std::vector<double> same_d(same.begin(), same.end());
         // The emulation repeats the kernel's operations in order; only a compiler's
@@ -269,6 +270,8 @@ TEST_F(nlms_engine_test, controls)
     EXPECT_THROW(cuda::nlms_engine(8, 0, { 0.5f }, 1e-6f), std::invalid_argument);
     EXPECT_THROW(cuda::nlms_engine(8, 1, { NAN }, 1e-6f), std::invalid_argument);
     EXPECT_THROW(cuda::nlms_engine(8, 1, { 0.5f }, 0.0f), std::invalid_argument);
+    EXPECT_THROW(cuda::nlms_engine(8, 1, { 0.5f }, 1e-6f, cuda::nlms_tuning{}),
+                 std::invalid_argument);
 }
 
 TEST_F(nlms_engine_test, set_taps_mid_stream_keeps_the_history)

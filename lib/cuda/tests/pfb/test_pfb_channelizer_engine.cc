@@ -56,6 +56,9 @@ TEST(pfb_channelizer_parameters, bad_arguments_throw_before_the_gpu)
     EXPECT_THROW(E(4, taps, 1.0f, pfb_layout::streams, { 0, 4 }), std::invalid_argument);
     EXPECT_THROW(E(4, taps, 1.0f, pfb_layout::streams, { -1 }), std::invalid_argument);
     EXPECT_THROW(E(4, taps, 1.0f, pfb_layout::vector, { 0, 1 }), std::invalid_argument);
+    // A tuning with no rules (not from pfb_tuning_for).
+    EXPECT_THROW(E(4, taps, 1.0f, pfb_layout::vector, {}, cuda::pfb_tuning{}),
+                 std::invalid_argument);
     EXPECT_EQ(E::rate_ratio_for(36, 36.0f / 25), 25);
     EXPECT_EQ(E::rate_ratio_for(4, 4.0f / 3), 3);
     EXPECT_EQ(E::rate_ratio_for(8, 1.0f), 8);
@@ -97,7 +100,8 @@ TEST_F(pfb_channelizer_test, matches_reference_over_channels_rates_and_taps)
             std::max<std::size_t>(1500, 3 * 1024 / c.N) * R + R / 2 + 3;
         const auto x = random_samples<complex>(len, rng);
         const auto want = reference_channelizer(widen_all(x), c.N, c.os, taps);
-        pfb_channelizer_engine<complex> e(c.N, taps, c.os);
+        pfb_channelizer_engine<complex> e(
+            c.N, taps, c.os, pfb_layout::streams, {}, test_pfb_tuning());
         EXPECT_EQ(e.rate_ratio(), R);
         EXPECT_EQ(e.history_items(), c.N * ((c.ntaps + c.N - 1) / c.N) - 1);
         const auto y = run_processor(e, x, uneven_calls);
@@ -122,7 +126,8 @@ TEST_F(pfb_channelizer_test, vector_layout_large_channel_counts)
         const std::size_t steps = c.N >= 4096 ? 24 : 48;
         const auto x = random_samples<complex>(steps * R + R / 3, rng);
         const auto want = reference_channelizer(widen_all(x), c.N, c.os, taps);
-        pfb_channelizer_engine<complex> e(c.N, taps, c.os, pfb_layout::vector);
+        pfb_channelizer_engine<complex> e(
+            c.N, taps, c.os, pfb_layout::vector, {}, test_pfb_tuning());
         ASSERT_EQ(e.ports().out_item_bytes.size(), 1u);
         EXPECT_EQ(e.ports().out_item_bytes[0], c.N * sizeof(complex));
         const auto y = run_processor(e, x, { c.N * 5 + 1, c.N / 2, 3 * c.N });
@@ -137,7 +142,7 @@ TEST_F(pfb_channelizer_test, vector_layout_large_channel_counts)
 // at R = N up to N = 1024, the per-step loop otherwise) and the two-pass path.
 TEST_F(pfb_channelizer_test, fused_and_two_pass_paths_match_reference)
 {
-    const cuda::pfb_tuning_scope restore_tuning;
+    cuda::pfb_tuning tuning = test_pfb_tuning();
     for (const chan_case c : std::vector<chan_case>{ { 2, 1, 5 },
                                                      { 4, 2, 4 * 3 },
                                                      { 8, 1, 8 * 4 - 3 },
@@ -157,9 +162,9 @@ TEST_F(pfb_channelizer_test, fused_and_two_pass_paths_match_reference)
         const auto x = random_samples<complex>(steps * R + R / 3 + 1, rng);
         const auto want = reference_channelizer(widen_all(x), c.N, c.os, taps);
         for (const auto path : { cuda::pfb_path::two_pass, cuda::pfb_path::fused }) {
-            cuda::default_pfb_tuning().path = path;
+            tuning.path = path;
             for (const auto layout : { pfb_layout::vector, pfb_layout::streams }) {
-                pfb_channelizer_engine<complex> e(c.N, taps, c.os, layout);
+                pfb_channelizer_engine<complex> e(c.N, taps, c.os, layout, {}, tuning);
                 const auto y =
                     run_processor(e, x, { 3 * c.N + 1, c.N / 2 + 1, x.size() });
                 const auto got =
@@ -185,7 +190,7 @@ TEST_F(pfb_channelizer_test, more_steps_than_one_chunk)
     const auto x = random_samples<complex>(8192 * R + 300 * R + 5, rng);
     const auto want = reference_channelizer(widen_all(x), c.N, c.os, taps);
     for (const auto layout : { pfb_layout::vector, pfb_layout::streams }) {
-        pfb_channelizer_engine<complex> e(c.N, taps, c.os, layout);
+        pfb_channelizer_engine<complex> e(c.N, taps, c.os, layout, {}, test_pfb_tuning());
         const auto y = run_processor(e, x, { x.size() });
         const auto got =
             layout == pfb_layout::vector ? vectors_to_channels(y[0], c.N) : y;
@@ -199,8 +204,10 @@ TEST_F(pfb_channelizer_test, vector_layout_equals_stream_layout)
     const chan_case c{ 36, 36.0f / 25, 36 * 9 + 2 };
     const auto taps = random_taps(c.ntaps, rng);
     const auto x = random_samples<complex>(25 * 700 + 11, rng);
-    pfb_channelizer_engine<complex> streams(c.N, taps, c.os);
-    pfb_channelizer_engine<complex> vectors(c.N, taps, c.os, pfb_layout::vector);
+    pfb_channelizer_engine<complex> streams(
+        c.N, taps, c.os, pfb_layout::streams, {}, test_pfb_tuning());
+    pfb_channelizer_engine<complex> vectors(
+        c.N, taps, c.os, pfb_layout::vector, {}, test_pfb_tuning());
     const auto a = run_processor(streams, x, uneven_calls);
     const auto b = vectors_to_channels(run_processor(vectors, x, { 999, 25 })[0], c.N);
     ASSERT_EQ(a.size(), b.size());
@@ -233,7 +240,8 @@ TEST_F(pfb_channelizer_test, channel_map_reorders_repeats_and_drops)
         const int R = gr_rate_ratio(c.N, c.os);
         const auto x = random_samples<complex>(R * 900 + 7, rng);
         const auto want = reference_channelizer(widen_all(x), c.N, c.os, taps);
-        pfb_channelizer_engine<complex> e(c.N, taps, c.os, pfb_layout::streams, m.map);
+        pfb_channelizer_engine<complex> e(
+            c.N, taps, c.os, pfb_layout::streams, m.map, test_pfb_tuning());
         EXPECT_EQ(e.ports().out_item_bytes.size(), m.map.size());
         const auto y = run_processor(e, x, uneven_calls);
         ASSERT_EQ(y.size(), m.map.size());
@@ -249,7 +257,8 @@ TEST_F(pfb_channelizer_test, set_channel_map_mid_stream)
     const auto x = random_samples<complex>(R * 2000, rng);
     const auto want = reference_channelizer(widen_all(x), c.N, c.os, taps);
     const std::vector<int> first = { 0, 7, 3 }, second = { 6, 6, 1 };
-    pfb_channelizer_engine<complex> e(c.N, taps, c.os, pfb_layout::streams, first);
+    pfb_channelizer_engine<complex> e(
+        c.N, taps, c.os, pfb_layout::streams, first, test_pfb_tuning());
     EXPECT_THROW(e.set_channel_map({ 1, 2 }, nullptr), std::invalid_argument);
     EXPECT_THROW(e.set_channel_map({ 1, 2, 8 }, nullptr), std::invalid_argument);
     const std::size_t switch_at = R * 1000; // a call boundary, 1000 steps done
@@ -281,7 +290,8 @@ TEST_F(pfb_channelizer_test, any_split_into_calls_gives_one_calls_output)
     const auto want = reference_channelizer(widen_all(x), c.N, c.os, taps);
     for (const auto& calls : std::vector<std::vector<std::size_t>>{
              { x.size() }, { 1 }, { 24, 1, 25, 26 }, { 36 }, { 900, 0, 3 } }) {
-        pfb_channelizer_engine<complex> e(c.N, taps, c.os);
+        pfb_channelizer_engine<complex> e(
+            c.N, taps, c.os, pfb_layout::streams, {}, test_pfb_tuning());
         const auto y = run_processor(e, x, calls);
         EXPECT_LE(relative_error(y, want), tolerance(c.N)) << "first call " << calls[0];
     }
@@ -302,7 +312,8 @@ TEST_F(pfb_channelizer_test, set_taps_mid_stream)
         // trimmed to the real past samples, which is what gr-filter's window holds.
         {
             const std::size_t at = 400 * R + R / 2;
-            pfb_channelizer_engine<complex> e(c.N, a, c.os);
+            pfb_channelizer_engine<complex> e(
+                c.N, a, c.os, pfb_layout::streams, {}, test_pfb_tuning());
             const auto y =
                 run_processor(e,
                               x,
@@ -324,7 +335,8 @@ TEST_F(pfb_channelizer_test, set_taps_mid_stream)
         {
             const std::size_t period = std::lcm<std::size_t>(c.N, R); // input samples
             const std::size_t at = (600 * R / period + 1) * period;
-            pfb_channelizer_engine<complex> e(c.N, a, c.os);
+            pfb_channelizer_engine<complex> e(
+                c.N, a, c.os, pfb_layout::streams, {}, test_pfb_tuning());
             const auto y =
                 run_processor(e,
                               x,
@@ -369,7 +381,8 @@ TYPED_TEST(pfb_channelizer_format_test, integer_formats_convert_in_the_load_path
         const std::size_t steps = c.N >= 256 ? 60 : 1200;
         const auto x = random_samples<TypeParam>(steps * R + 1, this->rng);
         const auto want = reference_channelizer(widen_all(x), c.N, c.os, taps);
-        pfb_channelizer_engine<TypeParam> e(c.N, taps, c.os);
+        pfb_channelizer_engine<TypeParam> e(
+            c.N, taps, c.os, pfb_layout::streams, {}, test_pfb_tuning());
         EXPECT_EQ(e.ports().in_item_bytes[0], sizeof(TypeParam));
         const auto y = run_processor(e, x, uneven_calls);
         EXPECT_LE(relative_error(y, want), tolerance(c.N)) << describe(c);
@@ -378,7 +391,8 @@ TYPED_TEST(pfb_channelizer_format_test, integer_formats_convert_in_the_load_path
         // past at a call boundary of whole rotation periods.
         const std::size_t period = std::lcm<std::size_t>(c.N, R);
         const std::size_t at = (x.size() / 2 / period) * period;
-        pfb_channelizer_engine<TypeParam> e2(c.N, taps, c.os);
+        pfb_channelizer_engine<TypeParam> e2(
+            c.N, taps, c.os, pfb_layout::streams, {}, test_pfb_tuning());
         const auto y2 = run_processor(
             e2, x, { 101 }, [&](std::size_t consumed, std::size_t n, cudaStream_t s) {
                 if (consumed == at) {

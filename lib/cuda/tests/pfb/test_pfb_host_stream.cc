@@ -73,10 +73,11 @@ TEST_F(pfb_host_stream_test, channelizer_stream_layout_with_map)
     const auto x = random_samples<complex>(25 * 9000 + 11, rng);
     const auto want = reference_channelizer(widen_all(x), N, os, taps);
     // max_chunk 40000: sub-chunks of 16384 input samples, not multiples of R = 25.
-    cuda::host_stream hs(0,
-                         std::make_unique<cuda::pfb_channelizer_engine<complex>>(
-                             N, taps, os, cuda::pfb_layout::streams, map),
-                         40000);
+    cuda::host_stream hs(
+        0,
+        std::make_unique<cuda::pfb_channelizer_engine<complex>>(
+            N, taps, os, cuda::pfb_layout::streams, map, test_pfb_tuning()),
+        40000);
     EXPECT_STREQ(hs.method(), "pfb");
     EXPECT_EQ(hs.history_items(), 36u * 10 - 1);
     const auto y = run_host(hs, x, map.size(), 1, { 100000, 7, 33333 });
@@ -92,7 +93,12 @@ TEST_F(pfb_host_stream_test, channelizer_vector_layout_int8)
     const auto want = reference_channelizer(widen_all(x), N, 2.0f, taps);
     cuda::host_stream hs(0,
                          std::make_unique<cuda::pfb_channelizer_engine<cuda::iq_s8>>(
-                             N, taps, 2.0f, cuda::pfb_layout::vector),
+                             N,
+                             taps,
+                             2.0f,
+                             cuda::pfb_layout::vector,
+                             std::vector<int>{},
+                             test_pfb_tuning()),
                          20000);
     const auto y = run_host(hs, x, 1, N, { 50000, 129 });
     std::vector<std::vector<complex>> got(N);

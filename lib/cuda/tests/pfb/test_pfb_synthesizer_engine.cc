@@ -102,9 +102,10 @@ struct change {
 };
 
 /*!
- * Runs `steps` steps of random inputs (one port per map entry) through the engine in
- * calls of the given sizes (cycled), applying the changes between calls, and compares
- * with the reference. Outputs are poisoned; nothing past them may be written.
+ * Runs `steps` steps of random inputs (one port per map entry) through an engine made
+ * with `tuning` in calls of the given sizes (cycled), applying the changes between
+ * calls, and compares with the reference. Outputs are poisoned; nothing past them may
+ * be written.
  */
 double run_and_compare(unsigned M,
                        const std::vector<float>& taps,
@@ -113,7 +114,8 @@ double run_and_compare(unsigned M,
                        std::size_t steps,
                        const std::vector<std::size_t>& calls,
                        const std::vector<change>& changes,
-                       std::mt19937& rng)
+                       std::mt19937& rng,
+                       const cuda::pfb_tuning& tuning = test_pfb_tuning())
 {
     const std::size_t nports = map.size();
     std::vector<std::vector<complex>> x(nports);
@@ -133,7 +135,7 @@ double run_and_compare(unsigned M,
         d_out.get(), poisoned.data(), cap * sizeof(complex), cudaMemcpyHostToDevice));
     GPUFILTER_CHECK(cudaDeviceSynchronize());
 
-    pfb_synthesizer_engine e(M, taps, twox, map);
+    pfb_synthesizer_engine e(M, taps, twox, map, tuning);
     reference_synthesizer ref(M, taps, twox);
     std::vector<cd> want;
     std::vector<cd> row(nports);
@@ -208,6 +210,7 @@ TEST(pfb_synthesizer_parameters, bad_arguments_throw_before_the_gpu)
     EXPECT_THROW(E(3, taps, true, { 0 }), std::invalid_argument);  // odd with twox
     EXPECT_THROW(E(4, taps, false, { 4 }), std::invalid_argument); // bin out of range
     EXPECT_THROW(E(4, taps, false, {}), std::invalid_argument);
+    EXPECT_THROW(E(4, taps, false, { 0 }, cuda::pfb_tuning{}), std::invalid_argument);
 }
 
 TEST_F(pfb_synthesizer_test, matches_reference_for_every_shape)
@@ -236,8 +239,7 @@ TEST_F(pfb_synthesizer_test, fused_and_two_pass_paths_match_reference)
     // The rows path's two ways: the fused gather + in-block FFT kernel (P a power of
     // two up to 1024; the default takes it up to 32) and the gather kernel + cuFFT,
     // each forced.
-    const cuda::pfb_tuning_scope restore_tuning;
-    auto& tuning = cuda::default_pfb_tuning();
+    cuda::pfb_tuning tuning = test_pfb_tuning();
     tuning.synth = cuda::synth_path::rows;
     for (const auto path : { cuda::pfb_path::fused, cuda::pfb_path::two_pass }) {
         tuning.path = path;
@@ -247,14 +249,14 @@ TEST_F(pfb_synthesizer_test, fused_and_two_pass_paths_match_reference)
                     continue;
                 const unsigned P = M * (twox ? 2 : 1);
                 {
-                    pfb_synthesizer_engine e(M, { 1.0f }, twox, identity(M));
+                    pfb_synthesizer_engine e(M, { 1.0f }, twox, identity(M), tuning);
                     EXPECT_EQ(e.fused(),
                               path == cuda::pfb_path::fused && P >= 2 && P <= 1024);
                 }
                 const auto taps = random_taps(M * 5 - 1, rng);
                 const std::size_t steps = M >= 256 ? 40 : 400;
                 const double err = run_and_compare(
-                    M, taps, twox, identity(M), steps, { 7, 1, 13, 64 }, {}, rng);
+                    M, taps, twox, identity(M), steps, { 7, 1, 13, 64 }, {}, rng, tuning);
                 EXPECT_LT(err, tolerance)
                     << "M=" << M << " twox=" << twox
                     << " path=" << (path == cuda::pfb_path::fused ? "fused" : "two_pass");
@@ -269,8 +271,7 @@ TEST_F(pfb_synthesizer_test, one_pass_kernel_matches_reference)
     // from 2 to 1024, one and two regions a block (the rule's and each forced),
     // the most taps per branch each takes (the halo half the block) and one more (the
     // rows path), calls of several blocks and calls shorter than a branch.
-    const cuda::pfb_tuning_scope restore_tuning;
-    auto& tuning = cuda::default_pfb_tuning();
+    cuda::pfb_tuning tuning = test_pfb_tuning();
     tuning.synth = cuda::synth_path::one_pass;
     for (const int forced : { 0, 1, 2 })
         for (const bool twox : { false, true })
@@ -284,13 +285,13 @@ TEST_F(pfb_synthesizer_test, one_pass_kernel_matches_reference)
                     rows + 1, rows + 2
                 };
                 for (const int T : taps_per_branch) {
-                    const int regions = cuda::synth_one_pass_regions(P, T, forced);
+                    tuning.synth_regions = forced;
+                    const int regions = cuda::synth_one_pass_regions(tuning, P, T);
                     if (forced > 0 && regions == 0)
                         continue; // the rows path: once, with the rule
-                    tuning.synth_regions = forced;
                     const auto taps = random_taps(M * T - (T > 1 ? 1 : 0), rng);
                     {
-                        pfb_synthesizer_engine e(M, taps, twox, identity(M));
+                        pfb_synthesizer_engine e(M, taps, twox, identity(M), tuning);
                         EXPECT_EQ(e.one_pass_regions(), regions)
                             << "M=" << M << " T=" << T << " twox=" << twox;
                     }
@@ -302,7 +303,7 @@ TEST_F(pfb_synthesizer_test, one_pass_kernel_matches_reference)
                         0,     5, 2 * S + 1
                     };
                     const double err = run_and_compare(
-                        M, taps, twox, identity(M), steps, calls, {}, rng);
+                        M, taps, twox, identity(M), steps, calls, {}, rng, tuning);
                     EXPECT_LT(err, tolerance)
                         << "M=" << M << " T=" << T << " twox=" << twox
                         << " regions=" << regions;
@@ -327,7 +328,8 @@ TEST_F(pfb_synthesizer_test, one_pass_kernel_matches_reference)
                                   2600,
                                   { 37, 1, 5, 0, 1301, 16, 3, 129 },
                                   changes,
-                                  rng),
+                                  rng,
+                                  tuning),
                   tolerance)
             << "twox=" << twox;
     }
