@@ -31,7 +31,8 @@ using cuda::quadrature_demod_engine;
 // gr::fast_atan2f's own error (linear interpolation in a 255-step table): 1.53e-6 rad
 // at most over 2 million random points, plus float rounding of the result (up to pi).
 inline constexpr double atan_tolerance = 2e-6;
-inline const std::vector<std::size_t> uneven_calls = { 4099, 1, 17, 0, 3001, 256, 7, 12289, 2 };
+inline const std::vector<std::size_t> uneven_calls = { 4099, 1, 17,    0, 3001,
+                                                       256,  7, 12289, 2 };
 inline const float nan_f = std::numeric_limits<float>::quiet_NaN();
 
 //! a - b as angles: in [-pi, pi].
@@ -40,7 +41,8 @@ inline double angle_diff(double a, double b) { return std::remainder(a - b, 2 * 
 //! Channel c's float64 reference: gain * arg(x[t] * conj(x[t-1])), x[-1] = prev. A
 //! zero product gives 0, as gr's fast_atan2f(0, 0) (std::arg of a product with signed
 //! zeros can be pi).
-inline std::vector<double> reference_demod(const std::vector<complex>& x, double gain, cd prev)
+inline std::vector<double>
+reference_demod(const std::vector<complex>& x, double gain, cd prev)
 {
     std::vector<double> y(x.size());
     for (std::size_t t = 0; t < x.size(); ++t) {
@@ -54,7 +56,8 @@ inline std::vector<double> reference_demod(const std::vector<complex>& x, double
 
 //! The kernel's arithmetic on the host (quadrature_math.h): what the GPU must equal
 //! bit for bit.
-inline std::vector<float> emulate_demod(const std::vector<complex>& x, float gain, complex prev)
+inline std::vector<float>
+emulate_demod(const std::vector<complex>& x, float gain, complex prev)
 {
     const auto table = cuda::fast_atan2f_table();
     std::vector<float> y(x.size());
@@ -68,8 +71,8 @@ inline std::vector<float> emulate_demod(const std::vector<complex>& x, float gai
 
 //! Largest angle error of got (gain * angle) against want, in radians.
 inline double max_angle_error(const std::vector<float>& got,
-                       const std::vector<double>& want,
-                       double gain)
+                              const std::vector<double>& want,
+                              double gain)
 {
     double worst = 0;
     for (std::size_t i = 0; i < want.size(); ++i) {
@@ -80,7 +83,8 @@ inline double max_angle_error(const std::vector<float>& got,
     return worst;
 }
 
-inline std::size_t bit_mismatches(const std::vector<float>& a, const std::vector<float>& b)
+inline std::size_t bit_mismatches(const std::vector<float>& a,
+                                  const std::vector<float>& b)
 {
     std::size_t bad = a.size() == b.size() ? 0 : std::max(a.size(), b.size());
     for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
@@ -105,10 +109,10 @@ inline std::vector<complex> nonzero_samples(std::size_t n, std::mt19937& g)
  */
 template <class Hook>
 inline std::vector<float> run_interleaved(cuda::processor& p,
-                                   const std::vector<complex>& x,
-                                   std::size_t item,
-                                   const std::vector<std::size_t>& calls,
-                                   Hook before_call)
+                                          const std::vector<complex>& x,
+                                          std::size_t item,
+                                          const std::vector<std::size_t>& calls,
+                                          Hook before_call)
 {
     const std::size_t n_items = x.size() / item;
     cuda::stream s;
@@ -143,9 +147,9 @@ inline std::vector<float> run_interleaved(cuda::processor& p,
 }
 
 inline std::vector<float> run_interleaved(cuda::processor& p,
-                                   const std::vector<complex>& x,
-                                   std::size_t item,
-                                   const std::vector<std::size_t>& calls)
+                                          const std::vector<complex>& x,
+                                          std::size_t item,
+                                          const std::vector<std::size_t>& calls)
 {
     return run_interleaved(p, x, item, calls, [](std::size_t, cudaStream_t) {});
 }

@@ -25,7 +25,9 @@ using cuda::pfb_layout;
 // indexing error gives O(1).
 inline double tolerance(unsigned N) { return N >= 4096 ? 3e-5 : 1e-5; }
 
-inline const std::vector<std::size_t> uneven_calls = { 4099, 1, 17, 0, 3001, 256, 7, 12289 };
+inline const std::vector<std::size_t> uneven_calls = {
+    4099, 1, 17, 0, 3001, 256, 7, 12289
+};
 
 struct chan_case {
     unsigned N;
