@@ -37,6 +37,7 @@ namespace py = pybind11;
 //! An integer argument as Python gave it, not yet converted.
 struct integer {
     py::object value;
+    static constexpr auto python_name = py::detail::const_name("int");
 };
 
 namespace detail {
@@ -122,6 +123,7 @@ struct param<T, std::enable_if_t<is_integer_v<T>>> {
 //! A real-number argument as Python gave it, not yet converted.
 struct real {
     py::object value;
+    static constexpr auto python_name = py::detail::const_name("float");
 };
 
 //! The argument `name` as a double: any real number (an int too), else an exception
@@ -273,10 +275,11 @@ void def_function(py::module& m, const char* name, R (*fn)(A...), const Extra&..
 namespace pybind11 {
 namespace detail {
 
-//! Any Python object loads; gpufilter::bindings::to_int() converts it by name.
-template <>
-struct type_caster<gr::gpufilter::bindings::integer> {
-    PYBIND11_TYPE_CASTER(gr::gpufilter::bindings::integer, const_name("int"));
+//! Any Python object loads into T (integer, real); to_int() and to_real() convert it
+//! in the call, by the parameter's name.
+template <class T>
+struct any_object_caster {
+    PYBIND11_TYPE_CASTER(T, T::python_name);
     bool load(handle src, bool)
     {
         if (!src)
@@ -284,29 +287,19 @@ struct type_caster<gr::gpufilter::bindings::integer> {
         value.value = reinterpret_borrow<object>(src);
         return true;
     }
-    static handle
-    cast(const gr::gpufilter::bindings::integer& v, return_value_policy, handle)
+    static handle cast(const T& v, return_value_policy, handle)
     {
         return v.value.inc_ref();
     }
 };
 
-//! Any Python object loads; gpufilter::bindings::to_real() converts it by name.
 template <>
-struct type_caster<gr::gpufilter::bindings::real> {
-    PYBIND11_TYPE_CASTER(gr::gpufilter::bindings::real, const_name("float"));
-    bool load(handle src, bool)
-    {
-        if (!src)
-            return false;
-        value.value = reinterpret_borrow<object>(src);
-        return true;
-    }
-    static handle
-    cast(const gr::gpufilter::bindings::real& v, return_value_policy, handle)
-    {
-        return v.value.inc_ref();
-    }
+struct type_caster<gr::gpufilter::bindings::integer>
+    : any_object_caster<gr::gpufilter::bindings::integer> {
+};
+template <>
+struct type_caster<gr::gpufilter::bindings::real>
+    : any_object_caster<gr::gpufilter::bindings::real> {
 };
 
 } // namespace detail
