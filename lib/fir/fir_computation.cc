@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "cuda/resampler/rational_controls.h"
 #include "fir/cpu/fir_cpu_kernel.h"
 #include "fir/fir_computation.h"
 #include <gnuradio/gr_complex.h>
@@ -36,8 +37,27 @@ fir_computation(const std::vector<Tap>& taps, int decimation, filter_method meth
     };
 }
 
-// The blocks' (input, output, taps) types: fir_filter's four, and the complex-tap
-// FIRs of freq_xlating_fir_filter (float, complex and short input).
+// fsf: no FIR engine writes int16. The rational engine with interpolation 1 is the
+// decimating FIR, with gr-filter's truncation to int16 (direct form, whatever method).
+template <>
+computation<cuda::fir_controls<float>> fir_computation<float, std::int16_t, float>(
+    const std::vector<float>& taps, int decimation, filter_method)
+{
+    const auto D = static_cast<unsigned>(decimation);
+    return { [=](int device, std::size_t max_chunk) {
+                auto path = cuda::make_rational_path<float, std::int16_t, float>(
+                    device, max_chunk, 1, D, taps, cuda::rational_start::zero_history);
+                return cuda::gpu_path<cuda::fir_controls<float>>{ std::move(path.stream),
+                                                                  path.controls };
+            },
+             [=] {
+                 return std::make_unique<fir_cpu_kernel<float, std::int16_t, float>>(
+                     taps, decimation);
+             } };
+}
+
+// The blocks' (input, output, taps) types: fir_filter's six (fsf above), and the
+// complex-tap FIRs of freq_xlating_fir_filter (float, complex and short input).
 #define GPUFILTER_FIR_COMPUTATION(In, Out, Tap)                                  \
     template computation<cuda::fir_controls<Tap>> fir_computation<In, Out, Tap>( \
         const std::vector<Tap>&, int, filter_method);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "fir/fir_filter_impl.h"
 #include <gnuradio/io_signature.h>
+#include <cstdint>
 #include <string>
 
 namespace gr {
@@ -40,6 +41,8 @@ template class fir_filter<float, float, float>;
 template class fir_filter<gr_complex, gr_complex, float>;
 template class fir_filter<gr_complex, gr_complex, gr_complex>;
 template class fir_filter<float, gr_complex, gr_complex>;
+template class fir_filter<float, std::int16_t, float>;
+template class fir_filter<std::int16_t, gr_complex, gr_complex>;
 
 } // namespace gpufilter
 } // namespace gr

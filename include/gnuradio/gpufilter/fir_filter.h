@@ -67,6 +67,10 @@ typedef fir_filter<float, float, float> fir_filter_fff;
 typedef fir_filter<gr_complex, gr_complex, float> fir_filter_ccf;
 typedef fir_filter<gr_complex, gr_complex, gr_complex> fir_filter_ccc;
 typedef fir_filter<float, gr_complex, gr_complex> fir_filter_fcc;
+//! int16 output, truncated toward zero as gr-filter's; computed in direct form whatever
+//! the method (no FFT engine writes int16), and method() reports "direct".
+typedef fir_filter<float, std::int16_t, float> fir_filter_fsf;
+typedef fir_filter<std::int16_t, gr_complex, gr_complex> fir_filter_scc;
 
 } // namespace gpufilter
 } // namespace gr

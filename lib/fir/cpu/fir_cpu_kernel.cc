@@ -53,9 +53,10 @@ cuda::rotation fir_cpu_kernel<In, Out, Tap>::next_rotation() const
     return { cuda::phase_cycles(d_rotation, d_rotated), d_rotation.step_cycles };
 }
 
-// The blocks' (input, output, taps) types: fir_filter's four, and the complex-tap
+// The blocks' (input, output, taps) types: fir_filter's six, and the complex-tap
 // FIRs of freq_xlating_fir_filter (float, complex and short input) and hilbert_fc.
 template class fir_cpu_kernel<float, float, float>;
+template class fir_cpu_kernel<float, std::int16_t, float>;
 template class fir_cpu_kernel<gr_complex, gr_complex, float>;
 template class fir_cpu_kernel<gr_complex, gr_complex, gr_complex>;
 template class fir_cpu_kernel<float, gr_complex, gr_complex>;

@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(fir_filter.h)                                              */
-/* BINDTOOL_HEADER_FILE_HASH(a9e235145db1b6b9220e25c85769daa2) */
+/* BINDTOOL_HEADER_FILE_HASH(bfea50f15a0e28654181eae79af5dfdf) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -77,4 +77,6 @@ void bind_fir_filter(py::module& m)
     bind_fir_filter_template<gr_complex, gr_complex, float>(m, "fir_filter_ccf");
     bind_fir_filter_template<gr_complex, gr_complex, gr_complex>(m, "fir_filter_ccc");
     bind_fir_filter_template<float, gr_complex, gr_complex>(m, "fir_filter_fcc");
+    bind_fir_filter_template<float, std::int16_t, float>(m, "fir_filter_fsf");
+    bind_fir_filter_template<std::int16_t, gr_complex, gr_complex>(m, "fir_filter_scc");
 }

@@ -19,6 +19,7 @@ void bind_fft_filter(py::module& m);
 void bind_fir_filter(py::module& m);
 void bind_freq_xlating_fir_filter(py::module& m);
 void bind_hilbert_fc(py::module& m);
+void bind_interp_fir_filter(py::module& m);
 void bind_nlms(py::module& m);
 void bind_nlms_filter_ff(py::module& m);
 void bind_pfb_arb_resampler(py::module& m);
@@ -27,6 +28,7 @@ void bind_pfb_channelizer_vcf(py::module& m);
 void bind_fm_demod_bank_vcf(py::module& m);
 void bind_pfb_decimator_ccf(py::module& m);
 void bind_quadrature_demod_cf(py::module& m);
+void bind_rational_resampler(py::module& m);
 void bind_pfb_interpolator_ccf(py::module& m);
 void bind_pfb_synthesizer_ccf(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
@@ -58,6 +60,7 @@ PYBIND11_MODULE(gpufilter_python, m)
     bind_fir_filter(m);
     bind_freq_xlating_fir_filter(m);
     bind_hilbert_fc(m);
+    bind_interp_fir_filter(m);
     bind_nlms(m);
     bind_nlms_filter_ff(m);
     bind_pfb_arb_resampler(m);
@@ -66,6 +69,7 @@ PYBIND11_MODULE(gpufilter_python, m)
     bind_fm_demod_bank_vcf(m);
     bind_pfb_decimator_ccf(m);
     bind_quadrature_demod_cf(m);
+    bind_rational_resampler(m);
     bind_pfb_interpolator_ccf(m);
     bind_pfb_synthesizer_ccf(m);
     // ) END BINDING_FUNCTION_CALLS

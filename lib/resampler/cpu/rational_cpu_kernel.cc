@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "resampler/cpu/rational_cpu_kernel.h"
+#include <gnuradio/gr_complex.h>
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+
+namespace gr {
+namespace gpufilter {
+
+template <class In, class Out, class Tap>
+rational_cpu_kernel<In, Out, Tap>::rational_cpu_kernel(unsigned interpolation,
+                                                       unsigned decimation,
+                                                       const std::vector<Tap>& taps,
+                                                       cuda::rational_start start,
+                                                       unsigned vlen)
+    : d_vlen(vlen), d_start(start)
+{
+    d_position.interpolation = interpolation;
+    d_position.decimation = decimation;
+    for (unsigned p = 0; p < interpolation; ++p)
+        d_arms.push_back(std::make_unique<gr::filter::kernel::fir_filter<In, Out, Tap>>(
+            std::vector<Tap>{ Tap{} }));
+    set_taps(taps);
+    d_position.restart(d_start, d_taps_per_arm);
+}
+
+template <class In, class Out, class Tap>
+void rational_cpu_kernel<In, Out, Tap>::restart()
+{
+    std::fill(d_history.begin(), d_history.end(), In{});
+    d_position.restart(d_start, d_taps_per_arm);
+}
+
+template <class In, class Out, class Tap>
+void rational_cpu_kernel<In, Out, Tap>::set_taps(const std::vector<Tap>& taps)
+{
+    // gr-filter's split: taps zero-padded to whole arms, tap i to arm i mod I.
+    const std::size_t arms = d_arms.size();
+    d_taps_per_arm = static_cast<unsigned>((taps.size() + arms - 1) / arms);
+    std::vector<std::vector<Tap>> split(arms, std::vector<Tap>(d_taps_per_arm, Tap{}));
+    for (std::size_t i = 0; i < taps.size(); ++i)
+        split[i % arms][i / arms] = taps[i];
+    for (std::size_t p = 0; p < arms; ++p)
+        d_arms[p]->set_taps(split[p]);
+    // The kept history: its newest samples stay, zeros before them.
+    const std::size_t keep = std::size_t{ d_taps_per_arm - 1 } * d_vlen;
+    if (d_history.size() >= keep)
+        d_history.erase(d_history.begin(), d_history.end() - keep);
+    else
+        d_history.insert(d_history.begin(), keep - d_history.size(), In{});
+}
+
+template <class In, class Out, class Tap>
+const In* rational_cpu_kernel<In, Out, Tap>::window_with_history(const In* fresh,
+                                                                 std::size_t nnew)
+{
+    const std::size_t kept = d_history.size();
+    d_window.resize(kept + nnew * d_vlen);
+    std::copy(d_history.begin(), d_history.end(), d_window.begin());
+    std::copy(fresh, fresh + nnew * d_vlen, d_window.begin() + kept);
+    std::copy(d_window.end() - kept, d_window.end(), d_history.begin());
+    return d_window.data();
+}
+
+template <class In, class Out, class Tap>
+void rational_cpu_kernel<In, Out, Tap>::set_rotation(const cuda::rotation&)
+{
+    throw std::logic_error("set_rotation: the rational resampler does not rotate");
+}
+
+template <class In, class Out, class Tap>
+void rational_cpu_kernel<In, Out, Tap>::resample(const In* in,
+                                                 std::size_t count,
+                                                 Out* out,
+                                                 std::size_t stride) const
+{
+    const std::uint64_t I = d_position.interpolation, D = d_position.decimation;
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::uint64_t t = d_position.next + k * D;
+        out[k * stride] = d_arms[t % I]->filter(in + t / I);
+    }
+}
+
+template <class In, class Out, class Tap>
+std::size_t rational_cpu_kernel<In, Out, Tap>::process(const void* const* windows,
+                                                       std::size_t nnew,
+                                                       void* const* out)
+{
+    const auto window = static_cast<const In*>(windows[0]);
+    const In* in = d_start == cuda::rational_start::first_window
+                       ? window_with_history(window, nnew)
+                       : window;
+    const auto y = static_cast<Out*>(out[0]);
+    const std::size_t count = d_position.output_count(nnew);
+    if (d_vlen == 1) {
+        resample(in, count, y, 1);
+    } else {
+        const std::size_t items = d_taps_per_arm - 1 + nnew;
+        d_lane.resize(items);
+        for (unsigned l = 0; l < d_vlen; ++l) {
+            for (std::size_t i = 0; i < items; ++i)
+                d_lane[i] = in[i * d_vlen + l];
+            resample(d_lane.data(), count, y + l, d_vlen);
+        }
+    }
+    d_position.advance(nnew);
+    return count;
+}
+
+template class rational_cpu_kernel<gr_complex, gr_complex, gr_complex>;
+template class rational_cpu_kernel<gr_complex, gr_complex, float>;
+template class rational_cpu_kernel<float, gr_complex, gr_complex>;
+template class rational_cpu_kernel<float, float, float>;
+template class rational_cpu_kernel<float, std::int16_t, float>;
+template class rational_cpu_kernel<std::int16_t, gr_complex, gr_complex>;
+
+} // namespace gpufilter
+} // namespace gr
