@@ -3,6 +3,7 @@
 #include "pfb/pfb_arb_resampler_impl.h"
 #include <gnuradio/io_signature.h>
 #include <gnuradio/math.h>
+#include <type_traits>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -41,44 +42,42 @@ block_rate nominal_rate(float rate)
     return { static_cast<std::uint64_t>(std::min(num, 1e12)), den };
 }
 
-template <class IO_T>
-const char* block_name()
-{
-    return std::is_same_v<IO_T, float> ? "gpu_pfb_arb_resampler_fff"
-                                       : "gpu_pfb_arb_resampler_ccf";
-}
+//! A tap as gr-filter's print_taps writes it.
+void print_tap(float t) { std::printf(" %.4e", t); }
+void print_tap(const gr_complex& t) { std::printf(" %.4e%+.4ej", t.real(), t.imag()); }
 
 } // namespace
 
-template <class IO_T>
-typename pfb_arb_resampler<IO_T>::sptr
-pfb_arb_resampler<IO_T>::make(float rate,
-                              const std::vector<float>& taps,
-                              unsigned int filter_size,
-                              int device,
-                              int batch_size,
-                              double max_latency)
+template <class IO_T, class TAP_T>
+typename pfb_arb_resampler<IO_T, TAP_T>::sptr
+pfb_arb_resampler<IO_T, TAP_T>::make(float rate,
+                                     const std::vector<TAP_T>& taps,
+                                     unsigned int filter_size,
+                                     int device,
+                                     int batch_size,
+                                     double max_latency)
 {
-    return gnuradio::make_block_sptr<pfb_arb_resampler_impl<IO_T>>(
+    return gnuradio::make_block_sptr<pfb_arb_resampler_impl<IO_T, TAP_T>>(
         rate, taps, filter_size, device, batch_size, max_latency);
 }
 
-template <class IO_T>
-pfb_arb_resampler_impl<IO_T>::pfb_arb_resampler_impl(float rate,
-                                                     const std::vector<float>& taps,
-                                                     unsigned filter_size,
-                                                     int device,
-                                                     int batch_size,
-                                                     double max_latency)
-    : gr::block(block_name<IO_T>(),
+template <class IO_T, class TAP_T>
+pfb_arb_resampler_impl<IO_T, TAP_T>::pfb_arb_resampler_impl(
+    float rate,
+    const std::vector<TAP_T>& taps,
+    unsigned filter_size,
+    int device,
+    int batch_size,
+    double max_latency)
+    : gr::block(std::string("gpu_pfb_arb_resampler_") + type_suffix<IO_T, IO_T, TAP_T>(),
                 gr::io_signature::make(1, 1, sizeof(IO_T)),
                 gr::io_signature::make(1, 1, sizeof(IO_T))),
-      gpu_block<pfb_arb_resampler<IO_T>, cuda::pfb_arb_resampler_controls>(
+      gpu_block<pfb_arb_resampler<IO_T, TAP_T>, cuda::pfb_arb_resampler_controls>(
           device,
           nominal_rate(checked_rate(rate)),
           per_input_batch(checked_batch_size(batch_size), rate),
           max_latency,
-          pfb_arb_resampler_computation<IO_T>(
+          pfb_arb_resampler_computation<IO_T, TAP_T>(
               rate, checked_taps(taps), checked_count("filter_size", filter_size))),
       d_nfilts(filter_size),
       d_taps(taps),
@@ -105,43 +104,46 @@ pfb_arb_resampler_impl<IO_T>::pfb_arb_resampler_impl(float rate,
     d_est_phase_change = last_filter - (end_filter + accum_frac);
 }
 
-template <class IO_T>
-void pfb_arb_resampler_impl<IO_T>::set_taps(const std::vector<float>& taps)
+template <class IO_T, class TAP_T>
+void pfb_arb_resampler_impl<IO_T, TAP_T>::set_taps(const std::vector<TAP_T>& taps)
 {
     checked_taps(taps);
     gr::thread::scoped_lock lock(this->d_setlock);
     d_taps = taps;
-    this->controls().set_taps(taps);
+    if constexpr (std::is_same_v<TAP_T, gr_complex>)
+        this->controls().set_complex_taps(taps);
+    else
+        this->controls().set_taps(taps);
     this->set_history(taps_per_filter()); // as gr-filter's set_taps
     d_updated = true;
 }
 
-template <class IO_T>
-std::vector<std::vector<float>> pfb_arb_resampler_impl<IO_T>::taps() const
+template <class IO_T, class TAP_T>
+std::vector<std::vector<TAP_T>> pfb_arb_resampler_impl<IO_T, TAP_T>::taps() const
 {
     return polyphase_split(d_nfilts, d_taps);
 }
 
-template <class IO_T>
-void pfb_arb_resampler_impl<IO_T>::print_taps()
+template <class IO_T, class TAP_T>
+void pfb_arb_resampler_impl<IO_T, TAP_T>::print_taps()
 {
     const auto arms = taps();
     for (unsigned i = 0; i < arms.size(); ++i) {
         std::printf("filter[%u]: [", i);
-        for (const float t : arms[i])
-            std::printf(" %.4e", t);
+        for (const TAP_T& t : arms[i])
+            print_tap(t);
         std::printf("]\n");
     }
 }
 
-template <class IO_T>
-unsigned int pfb_arb_resampler_impl<IO_T>::taps_per_filter() const
+template <class IO_T, class TAP_T>
+unsigned int pfb_arb_resampler_impl<IO_T, TAP_T>::taps_per_filter() const
 {
     return gpufilter::taps_per_filter(d_nfilts, d_taps);
 }
 
-template <class IO_T>
-void pfb_arb_resampler_impl<IO_T>::set_rate(float rate)
+template <class IO_T, class TAP_T>
+void pfb_arb_resampler_impl<IO_T, TAP_T>::set_rate(float rate)
 {
     checked_rate(rate);
     gr::thread::scoped_lock lock(this->d_setlock);
@@ -150,40 +152,41 @@ void pfb_arb_resampler_impl<IO_T>::set_rate(float rate)
     this->set_relative_rate(rate);
 }
 
-template <class IO_T>
-void pfb_arb_resampler_impl<IO_T>::set_phase(float ph)
+template <class IO_T, class TAP_T>
+void pfb_arb_resampler_impl<IO_T, TAP_T>::set_phase(float ph)
 {
     checked_phase(ph);
     gr::thread::scoped_lock lock(this->d_setlock);
     this->controls().set_phase(ph);
 }
 
-template <class IO_T>
-float pfb_arb_resampler_impl<IO_T>::phase() const
+template <class IO_T, class TAP_T>
+float pfb_arb_resampler_impl<IO_T, TAP_T>::phase() const
 {
     const float ph_diff = 2.0 * GR_M_PI / static_cast<float>(d_nfilts);
     return this->controls().filter() * ph_diff;
 }
 
-template <class IO_T>
-float pfb_arb_resampler_impl<IO_T>::phase_offset(float freq, float fs)
+template <class IO_T, class TAP_T>
+float pfb_arb_resampler_impl<IO_T, TAP_T>::phase_offset(float freq, float fs)
 {
     const float adj = (2.0 * GR_M_PI) * (freq / fs) / static_cast<float>(d_nfilts);
     return -adj * d_est_phase_change;
 }
 
-template <class IO_T>
-bool pfb_arb_resampler_impl<IO_T>::start()
+template <class IO_T, class TAP_T>
+bool pfb_arb_resampler_impl<IO_T, TAP_T>::start()
 {
     // A (re)started stream: the next output is at the first new sample, as in
     // gr-filter, whose kernel keeps its arm and fraction.
     this->controls().clear_skip();
-    return gpu_block<pfb_arb_resampler<IO_T>, cuda::pfb_arb_resampler_controls>::start();
+    return gpu_block<pfb_arb_resampler<IO_T, TAP_T>,
+                     cuda::pfb_arb_resampler_controls>::start();
 }
 
-template <class IO_T>
-void pfb_arb_resampler_impl<IO_T>::forecast(int noutput_items,
-                                            gr_vector_int& ninput_items_required)
+template <class IO_T, class TAP_T>
+void pfb_arb_resampler_impl<IO_T, TAP_T>::forecast(int noutput_items,
+                                                   gr_vector_int& ninput_items_required)
 {
     // gr-filter's rule, counted from the next output's position, which is skip()
     // samples past the unconsumed ones; a whole batch while upstream runs.
@@ -198,11 +201,12 @@ void pfb_arb_resampler_impl<IO_T>::forecast(int noutput_items,
     std::fill(ninput_items_required.begin(), ninput_items_required.end(), wanted);
 }
 
-template <class IO_T>
-int pfb_arb_resampler_impl<IO_T>::general_work(int noutput_items,
-                                               gr_vector_int& ninput_items,
-                                               gr_vector_const_void_star& input_items,
-                                               gr_vector_void_star& output_items)
+template <class IO_T, class TAP_T>
+int pfb_arb_resampler_impl<IO_T, TAP_T>::general_work(
+    int noutput_items,
+    gr_vector_int& ninput_items,
+    gr_vector_const_void_star& input_items,
+    gr_vector_void_star& output_items)
 {
     gr::thread::scoped_lock lock(this->d_setlock);
     if (d_updated) {
@@ -236,8 +240,10 @@ int pfb_arb_resampler_impl<IO_T>::general_work(int noutput_items,
 
 template class pfb_arb_resampler<gr_complex>;
 template class pfb_arb_resampler<float>;
+template class pfb_arb_resampler<gr_complex, gr_complex>;
 template class pfb_arb_resampler_impl<gr_complex>;
 template class pfb_arb_resampler_impl<float>;
+template class pfb_arb_resampler_impl<gr_complex, gr_complex>;
 
 } // namespace gpufilter
 } // namespace gr

@@ -19,20 +19,20 @@ namespace gpufilter {
  * controls' skip()) are consumed by the next call, and forecast asks for them, so the
  * scheduler sees the same requirements as gr-filter's block.
  */
-template <class IO_T>
+template <class IO_T, class TAP_T = float>
 class pfb_arb_resampler_impl
-    : public gpu_block<pfb_arb_resampler<IO_T>, cuda::pfb_arb_resampler_controls>
+    : public gpu_block<pfb_arb_resampler<IO_T, TAP_T>, cuda::pfb_arb_resampler_controls>
 {
 public:
     pfb_arb_resampler_impl(float rate,
-                           const std::vector<float>& taps,
+                           const std::vector<TAP_T>& taps,
                            unsigned filter_size,
                            int device,
                            int batch_size,
                            double max_latency);
 
-    void set_taps(const std::vector<float>& taps) override;
-    std::vector<std::vector<float>> taps() const override;
+    void set_taps(const std::vector<TAP_T>& taps) override;
+    std::vector<std::vector<TAP_T>> taps() const override;
     void print_taps() override;
     void set_rate(float rate) override;
     void set_phase(float ph) override;
@@ -53,7 +53,7 @@ public:
 
 private:
     unsigned d_nfilts;
-    std::vector<float> d_taps;
+    std::vector<TAP_T> d_taps;
     cuda::arb_rate d_rate;
     int d_delay = 0;              // gr-filter's d_delay, from the construction
     float d_est_phase_change = 0; // and its d_est_phase_change

@@ -4,6 +4,7 @@
 #include "pfb/cpu/pfb_cpu_kernels.h"
 #include "pfb/pfb_computation.h"
 #include "pfb/pfb_taps.h"
+#include <type_traits>
 #include <memory>
 
 namespace gr {
@@ -79,16 +80,20 @@ pfb_synthesizer_computation(unsigned numchans,
              } };
 }
 
-template <class T>
+template <class T, class Tap>
 computation<cuda::pfb_arb_resampler_controls> pfb_arb_resampler_computation(
-    float rate, const std::vector<float>& taps, unsigned filter_size)
+    float rate, const std::vector<Tap>& taps, unsigned filter_size)
 {
     return { [=](int device, std::size_t max_chunk) {
-                return cuda::make_pfb_arb_resampler_path<T>(
-                    device, max_chunk, rate, taps, filter_size);
+                if constexpr (std::is_same_v<Tap, gr_complex>)
+                    return cuda::make_pfb_arb_resampler_ccc_path(
+                        device, max_chunk, rate, taps, filter_size);
+                else
+                    return cuda::make_pfb_arb_resampler_path<T>(
+                        device, max_chunk, rate, taps, filter_size);
             },
              [=] {
-                 return std::make_unique<pfb_arb_resampler_cpu_kernel<T>>(
+                 return std::make_unique<pfb_arb_resampler_cpu_kernel<T, Tap>>(
                      rate, taps, filter_size);
              } };
 }
@@ -102,6 +107,10 @@ template computation<cuda::pfb_arb_resampler_controls>
 pfb_arb_resampler_computation<gr_complex>(float, const std::vector<float>&, unsigned);
 template computation<cuda::pfb_arb_resampler_controls>
 pfb_arb_resampler_computation<float>(float, const std::vector<float>&, unsigned);
+template computation<cuda::pfb_arb_resampler_controls>
+pfb_arb_resampler_computation<gr_complex, gr_complex>(float,
+                                                      const std::vector<gr_complex>&,
+                                                      unsigned);
 
 } // namespace gpufilter
 } // namespace gr

@@ -39,10 +39,10 @@ pfb_synthesizer_computation(unsigned numchans,
                             bool twox,
                             const std::vector<int>& port_map);
 
-//! T: gr_complex or float.
-template <class T>
+//! T: gr_complex or float, with float taps; or gr_complex with gr_complex taps (ccc).
+template <class T, class Tap = float>
 computation<cuda::pfb_arb_resampler_controls> pfb_arb_resampler_computation(
-    float rate, const std::vector<float>& taps, unsigned filter_size);
+    float rate, const std::vector<Tap>& taps, unsigned filter_size);
 
 } // namespace gpufilter
 } // namespace gr

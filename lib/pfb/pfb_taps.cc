@@ -10,23 +10,6 @@
 namespace gr {
 namespace gpufilter {
 
-std::vector<std::vector<float>> polyphase_split(unsigned nfilts,
-                                                const std::vector<float>& taps)
-{
-    const unsigned t = taps_per_filter(nfilts, taps);
-    std::vector<std::vector<float>> out(nfilts, std::vector<float>(t, 0.0f));
-    for (unsigned i = 0; i < nfilts; ++i)
-        for (unsigned k = 0; k < t; ++k)
-            if (i + k * nfilts < taps.size())
-                out[i][k] = taps[i + k * nfilts];
-    return out;
-}
-
-unsigned taps_per_filter(unsigned nfilts, const std::vector<float>& taps)
-{
-    return static_cast<unsigned>((taps.size() + nfilts - 1) / nfilts);
-}
-
 //! The channelizer's rate: one step per R input samples; checks numchans first.
 unsigned channelizer_rate(unsigned numchans, float oversample_rate)
 {

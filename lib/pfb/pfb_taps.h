@@ -10,11 +10,28 @@
 namespace gr {
 namespace gpufilter {
 
-//! gr-filter's split of prototype taps over nfilts branch filters (its taps()).
-std::vector<std::vector<float>> polyphase_split(unsigned nfilts,
-                                                const std::vector<float>& taps);
-//! Branch taps T = ceil(ntaps / nfilts): the blocks' history is nfilts*T.
-unsigned taps_per_filter(unsigned nfilts, const std::vector<float>& taps);
+//! Taps per arm, ceil(ntaps / nfilts).
+template <class Tap>
+unsigned taps_per_filter(unsigned nfilts, const std::vector<Tap>& taps)
+{
+    return static_cast<unsigned>((taps.size() + nfilts - 1) / nfilts);
+}
+
+//! gr-filter's split of prototype taps over nfilts branch filters (its taps()): arm i
+//! holds taps i, i + nfilts, ..., zero-padded.
+template <class Tap>
+std::vector<std::vector<Tap>> polyphase_split(unsigned nfilts,
+                                              const std::vector<Tap>& taps)
+{
+    const unsigned t = taps_per_filter(nfilts, taps);
+    std::vector<std::vector<Tap>> out(nfilts, std::vector<Tap>(t, Tap{}));
+    for (unsigned i = 0; i < nfilts; ++i)
+        for (unsigned k = 0; k < t; ++k)
+            if (i + k * nfilts < taps.size())
+                out[i][k] = taps[i + k * nfilts];
+    return out;
+}
+
 //! The channelizer's R = numchans / oversample_rate input samples a step, numchans
 //! and oversample_rate checked (std::invalid_argument naming the one that is wrong).
 unsigned channelizer_rate(unsigned numchans, float oversample_rate);

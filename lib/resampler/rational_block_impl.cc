@@ -117,13 +117,23 @@ rational_block_impl<Public, IN_T, OUT_T, TAP_T>::rational_block_impl(
 }
 
 template <class Public, class IN_T, class OUT_T, class TAP_T>
+std::size_t rational_block_impl<Public, IN_T, OUT_T, TAP_T>::lookahead() const
+{
+    // gr-filter's forecast asks for floor(2*D/I) samples past an output's window
+    // start plus T-1 (its output's newest sample is the window's last): an output is
+    // computed once that many samples follow its newest one, less one.
+    const unsigned beyond = 2 * d_decimation / d_interpolation;
+    return beyond > 1 ? beyond - 1 : 0;
+}
+
+template <class Public, class IN_T, class OUT_T, class TAP_T>
 void rational_block_impl<Public, IN_T, OUT_T, TAP_T>::set_taps(
     const std::vector<TAP_T>& taps)
 {
     checked_taps(taps);
     gr::thread::scoped_lock lock(this->d_setlock);
-    // The computation keeps its history across the change: the next output's newest
-    // sample stays where it was.
+    // No new window: the computation keeps the samples before the new ones, and
+    // moves the next output as gr-filter's does (rational_position::new_taps).
     d_taps = cuda::padded_to_arms(taps, d_interpolation);
     this->controls().set_taps(d_taps);
 }
@@ -132,11 +142,13 @@ template <class Public, class IN_T, class OUT_T, class TAP_T>
 void rational_block_impl<Public, IN_T, OUT_T, TAP_T>::forecast(
     int noutput_items, gr_vector_int& ninput_items_required)
 {
-    // Through the newest sample of the last output asked for (the computation holds
-    // the samples before the new ones), or a whole batch while upstream runs.
-    const auto& c = this->controls();
-    const std::size_t last = static_cast<std::size_t>(std::max(noutput_items, 1)) - 1;
-    const int needed = saturated_int(c.inputs_for(last) + 1);
+    // Through the next output's newest sample (the computation holds the samples
+    // before the new ones) and its lookahead: whenever that much is there, a call
+    // makes progress (the output multiple leaves room for a whole sample's outputs),
+    // and at the end of a stream the last output is gr-filter's. A whole batch while
+    // upstream runs.
+    (void)noutput_items;
+    const int needed = saturated_int(this->controls().inputs_for(0) + 1 + lookahead());
     const int wanted = std::max(needed, this->d_core.batch_input_items());
     std::fill(ninput_items_required.begin(), ninput_items_required.end(), wanted);
 }
@@ -149,7 +161,9 @@ int rational_block_impl<Public, IN_T, OUT_T, TAP_T>::general_work(
     gr_vector_void_star& output_items)
 {
     gr::thread::scoped_lock lock(this->d_setlock);
-    const long avail = ninput_items[0];
+    // The samples gr-filter would still wait for stay in GNU Radio's buffer, so that
+    // a stream ends where gr-filter's ends.
+    const long avail = ninput_items[0] - static_cast<long>(lookahead());
     if (avail <= 0)
         return 0;
     const auto& c = this->controls();

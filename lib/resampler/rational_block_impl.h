@@ -35,13 +35,13 @@ rational_design<TAP_T> design_rational(unsigned interpolation,
  * output. Like gr-filter's, the block keeps GNU Radio's history at 1 and its first
  * output's window is the stream's first T samples (rational_start::first_window): the
  * computation keeps the samples before the new ones itself, so new taps need no new
- * window. Each call takes the input whose outputs fit the room offered, plus the
- * samples the resampler steps over before the next output (so that tags move on as
- * gr-filter's do); whole input samples only, so the output multiple is the outputs
- * one input can give. Unlike gr-filter's, it never computes an output whose window
- * reaches past the input (gr-filter's forecast lets its last outputs read one sample
- * beyond), so a finite stream ends up to a few outputs earlier. GNU Radio's virtual
- * base (gr::block) is built by the most derived class.
+ * window (rational_position::new_taps says where the next output lies). Each call takes
+ * the input whose outputs fit the room offered, plus the samples the resampler steps over
+ * before the next output (so that tags move on as gr-filter's do), whole input samples
+ * only. An output is computed when gr-filter's forecast would let it be (lookahead()), so
+ * a finite stream ends where gr-filter's does; where gr-filter's forecast lets its last
+ * output read a sample past the input (I > 2D, T = 1) ours stops before it. GNU Radio's
+ * virtual base (gr::block) is built by the most derived class.
  */
 template <class Public, class IN_T, class OUT_T, class TAP_T>
 class rational_block_impl : public gpu_block<Public, cuda::rational_controls<TAP_T>>
@@ -66,6 +66,9 @@ protected:
                         double max_latency);
 
 private:
+    //! Samples that must follow an output's newest one before it is computed.
+    std::size_t lookahead() const;
+
     unsigned d_interpolation;
     unsigned d_decimation;
     std::vector<TAP_T> d_taps;

@@ -53,6 +53,7 @@ rational_resampler_vff::sptr rational_resampler_vff::make(unsigned vlen,
                                                           int batch_size,
                                                           double max_latency)
 {
+    checked_count("vlen", vlen); // before GNU Radio's io_signature sees it
     return gnuradio::make_block_sptr<rational_resampler_vff_impl>(vlen,
                                                                   interpolation,
                                                                   decimation,
@@ -72,7 +73,7 @@ rational_resampler_vff_impl::rational_resampler_vff_impl(unsigned vlen,
                                                          int batch_size,
                                                          double max_latency)
     : gr::block("gpu_rational_resampler_vff",
-                gr::io_signature::make(1, 1, sizeof(float) * checked_count("vlen", vlen)),
+                gr::io_signature::make(1, 1, sizeof(float) * vlen),
                 gr::io_signature::make(1, 1, sizeof(float) * vlen)),
       rational_block_impl<rational_resampler_vff, float, float, float>(
           design_rational(interpolation, decimation, taps, fractional_bw),

@@ -13,8 +13,9 @@ from gnuradio.filter import firdes, optfir
 
 from . import gpufilter_python as _blocks
 
-__all__ = ["arb_resampler_ccf", "arb_resampler_fff", "channelizer_ccf",
-           "channelizer_hier_ccf", "decimator_ccf", "design_taps", "interpolator_ccf"]
+__all__ = ["arb_resampler_ccc", "arb_resampler_ccf", "arb_resampler_fff",
+           "channelizer_ccf", "channelizer_hier_ccf", "decimator_ccf", "design_taps",
+           "interpolator_ccf"]
 
 
 def design_taps(nfilts, atten=100):
@@ -306,3 +307,16 @@ class arb_resampler_fff(_arb_resampler):
     _name = "pfb_arb_resampler_fff"
     _itemsize = gr.sizeof_float
     _block = "pfb_arb_resampler_fff"
+
+
+class arb_resampler_ccc(_arb_resampler):
+    """Arbitrary resampler with complex taps; gnuradio.filter.pfb.arb_resampler_ccc on a
+    GPU (when no taps are given, gr-filter's full-band design for it)."""
+    _name = "pfb_arb_resampler_ccc"
+    _itemsize = gr.sizeof_gr_complex
+    _block = "pfb_arb_resampler_ccc"
+
+    @staticmethod
+    def create_taps(rate, flt_size=32, atten=100):
+        # gr-filter's: the full band of the input (0.4 passband, 0.2 transition).
+        return _optfir_low_pass(flt_size, flt_size, 0.4, 0.6, atten)

@@ -6,6 +6,7 @@
 #include <gnuradio/gpufilter/api.h>
 #include <gnuradio/gpufilter/device.h>
 #include <gnuradio/gpufilter/gpu_options.h>
+#include <gnuradio/gr_complex.h>
 #include <vector>
 
 namespace gr {
@@ -24,11 +25,11 @@ namespace gpufilter {
  * and produces what gr-filter's would. With no usable CUDA device (or device =
  * device_cpu) it runs gr-filter's own kernel and logs one warning.
  */
-template <class IO_T>
+template <class IO_T, class TAP_T = float>
 class GPUFILTER_API pfb_arb_resampler : virtual public gr::block, public gpu_options
 {
 public:
-    typedef std::shared_ptr<pfb_arb_resampler<IO_T>> sptr;
+    typedef std::shared_ptr<pfb_arb_resampler<IO_T, TAP_T>> sptr;
 
     /*!
      * \param rate         resampling rate, output over input, in [2^-24, 2^24]
@@ -43,16 +44,16 @@ public:
      *                     whole batches
      */
     static sptr make(float rate,
-                     const std::vector<float>& taps,
+                     const std::vector<TAP_T>& taps,
                      unsigned int filter_size = 32,
                      int device = device_auto,
                      int batch_size = default_batch_size,
                      double max_latency = default_max_latency);
 
     //! New prototype taps; the history changes from the next work() call on.
-    virtual void set_taps(const std::vector<float>& taps) = 0;
+    virtual void set_taps(const std::vector<TAP_T>& taps) = 0;
     //! The prototype taps split over the filter arms, as gr-filter's taps().
-    virtual std::vector<std::vector<float>> taps() const = 0;
+    virtual std::vector<std::vector<TAP_T>> taps() const = 0;
     //! Prints the arms' taps, as gr-filter's print_taps().
     virtual void print_taps() = 0;
     //! The resampling rate from the next output on (in [2^-24, 2^24]).
@@ -79,6 +80,8 @@ public:
 
 typedef pfb_arb_resampler<gr_complex> pfb_arb_resampler_ccf;
 typedef pfb_arb_resampler<float> pfb_arb_resampler_fff;
+//! Complex taps: computed as two resamplers of the taps' real and imaginary parts.
+typedef pfb_arb_resampler<gr_complex, gr_complex> pfb_arb_resampler_ccc;
 
 } // namespace gpufilter
 } // namespace gr

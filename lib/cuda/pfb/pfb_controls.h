@@ -6,8 +6,10 @@
 // the CPU kernel alike (a block holds it and never asks which one computes), and the
 // GPU paths the blocks run. No CUDA types.
 
+#include "../common/sample_types.h"
 #include "../stream/host_stream.h"
 #include <cstddef>
+#include <stdexcept>
 #include <vector>
 
 namespace gr {
@@ -69,6 +71,12 @@ public:
     virtual std::size_t next_position(std::size_t n) const = 0;
     //! A restarted stream starts at the next output.
     virtual void clear_skip() = 0;
+    //! Complex prototype taps (pfb_arb_resampler_ccc's); a resampler of real taps
+    //! throws std::logic_error.
+    virtual void set_complex_taps(const std::vector<complex>& /*taps*/)
+    {
+        throw std::logic_error("set_complex_taps: this resampler's taps are real");
+    }
 };
 
 //! gr-filter's set_phase arithmetic: the arm of a phase in [0, 2 pi) of nfilts.
@@ -115,6 +123,14 @@ make_pfb_arb_resampler_path(int device,
                             float rate,
                             const std::vector<float>& taps,
                             unsigned filter_size);
+
+//! pfb_arb_resampler_ccc's: complex input, output and taps (pfb_arb_complex_taps.h).
+gpu_path<pfb_arb_resampler_controls>
+make_pfb_arb_resampler_ccc_path(int device,
+                                std::size_t max_chunk,
+                                float rate,
+                                const std::vector<complex>& taps,
+                                unsigned filter_size);
 
 } // namespace cuda
 } // namespace gpufilter

@@ -59,7 +59,10 @@ void rational_engine<In, Out, Tap>::set_taps(const std::vector<Tap>& taps,
     const std::vector<Tap> padded = padded_to_arms(taps, interpolation());
     GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // no queued pass reads the old taps
     upload_growing(d_taps, padded, stream);
+    const unsigned old_taps_per_arm = d_taps_per_arm;
     d_taps_per_arm = static_cast<unsigned>(padded.size() / interpolation());
+    if (old_taps_per_arm)
+        d_position.new_taps(d_start, old_taps_per_arm, d_taps_per_arm);
     d_state.resize_history(static_cast<std::size_t>(d_taps_per_arm - 1) * d_vlen, stream);
     GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // before `padded` goes
 }

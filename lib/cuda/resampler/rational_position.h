@@ -61,6 +61,21 @@ struct rational_position {
         if (start == rational_start::first_window)
             next = (taps_per_arm - 1) * interpolation + next % interpolation;
     }
+    //! New taps of new_taps_per_arm: gr-filter's rational resampler starts the next
+    //! window where it stopped consuming (first_window), so the next output's newest
+    //! sample moves by the change in taps per arm; never before the next new sample
+    //! here (a shorter filter mid-stream then starts at it), as the samples before it
+    //! are only as many as the new filter needs. zero_history keeps the position.
+    void new_taps(rational_start start,
+                  std::uint64_t old_taps_per_arm,
+                  std::uint64_t new_taps_per_arm)
+    {
+        if (start != rational_start::first_window)
+            return;
+        const std::uint64_t later = new_taps_per_arm * interpolation,
+                            earlier = old_taps_per_arm * interpolation;
+        next = next + later >= earlier ? next + later - earlier : next % interpolation;
+    }
     //! After n input samples were filtered.
     void advance(std::size_t n)
     {

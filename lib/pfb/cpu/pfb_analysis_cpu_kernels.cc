@@ -188,19 +188,19 @@ GPUFILTER_FOR_EACH_PFB_INPUT(GPUFILTER_INSTANTIATE_CPU_PFB_CHANNELIZER)
 
 // ---- arbitrary resampler ----
 
-template <class T>
-pfb_arb_resampler_cpu_kernel<T>::pfb_arb_resampler_cpu_kernel(
-    float rate, const std::vector<float>& taps, unsigned nfilts)
+template <class T, class Tap>
+pfb_arb_resampler_cpu_kernel<T, Tap>::pfb_arb_resampler_cpu_kernel(
+    float rate, const std::vector<Tap>& taps, unsigned nfilts)
     : d_kernel(rate, taps, nfilts),
       d_nfilts(nfilts),
       d_sched(rate, nfilts, (taps.size() / 2) % nfilts)
 {
 }
 
-template <class T>
-std::size_t pfb_arb_resampler_cpu_kernel<T>::process(const void* const* windows,
-                                                     std::size_t nnew,
-                                                     void* const* out)
+template <class T, class Tap>
+std::size_t pfb_arb_resampler_cpu_kernel<T, Tap>::process(const void* const* windows,
+                                                          std::size_t nnew,
+                                                          void* const* out)
 {
     const std::size_t skip = d_sched.skip();
     const std::size_t expected = d_sched.advance(nnew, nullptr);
@@ -218,34 +218,44 @@ std::size_t pfb_arb_resampler_cpu_kernel<T>::process(const void* const* windows,
     return static_cast<std::size_t>(produced);
 }
 
-template <class T>
-void pfb_arb_resampler_cpu_kernel<T>::set_rate(float rate)
+template <class T, class Tap>
+void pfb_arb_resampler_cpu_kernel<T, Tap>::set_complex_taps(
+    const std::vector<gr_complex>& taps)
+{
+    if constexpr (std::is_same_v<Tap, gr_complex>)
+        d_kernel.set_taps(taps);
+    else
+        controlled_cpu_kernel<cuda::pfb_arb_resampler_controls>::set_complex_taps(taps);
+}
+
+template <class T, class Tap>
+void pfb_arb_resampler_cpu_kernel<T, Tap>::set_rate(float rate)
 {
     d_kernel.set_rate(rate);
     d_sched.set_rate(rate);
 }
 
-template <class T>
-void pfb_arb_resampler_cpu_kernel<T>::set_phase(float phase)
+template <class T, class Tap>
+void pfb_arb_resampler_cpu_kernel<T, Tap>::set_phase(float phase)
 {
     d_kernel.set_phase(phase);
     d_sched.set_filter(cuda::arb_filter_of_phase(phase, d_nfilts));
 }
 
-template <class T>
-std::size_t pfb_arb_resampler_cpu_kernel<T>::output_count(std::size_t n) const
+template <class T, class Tap>
+std::size_t pfb_arb_resampler_cpu_kernel<T, Tap>::output_count(std::size_t n) const
 {
     return d_sched.count(n);
 }
 
-template <class T>
-std::size_t pfb_arb_resampler_cpu_kernel<T>::inputs_for(std::size_t k) const
+template <class T, class Tap>
+std::size_t pfb_arb_resampler_cpu_kernel<T, Tap>::inputs_for(std::size_t k) const
 {
     return d_sched.position_of(k);
 }
 
-template <class T>
-std::size_t pfb_arb_resampler_cpu_kernel<T>::next_position(std::size_t n) const
+template <class T, class Tap>
+std::size_t pfb_arb_resampler_cpu_kernel<T, Tap>::next_position(std::size_t n) const
 {
     std::size_t next = n;
     d_sched.count(n, &next);
@@ -254,6 +264,7 @@ std::size_t pfb_arb_resampler_cpu_kernel<T>::next_position(std::size_t n) const
 
 template class pfb_arb_resampler_cpu_kernel<gr_complex>;
 template class pfb_arb_resampler_cpu_kernel<float>;
+template class pfb_arb_resampler_cpu_kernel<gr_complex, gr_complex>;
 
 } // namespace gpufilter
 } // namespace gr

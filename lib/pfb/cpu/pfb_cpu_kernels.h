@@ -132,29 +132,36 @@ private:
 };
 
 /*!
- * \brief gr-filter's arbitrary resampler kernel (pfb_arb_resampler_ccf/fff::filter)
+ * \brief gr-filter's arbitrary resampler kernel (pfb_arb_resampler_ccf/fff/ccc::filter)
  * on a window: the CPU fallback. Beside it the same schedule the GPU uses
  * (cuda::arb_schedule) gives output counts before a call, and checks after each call
- * that it followed gr-filter's kernel exactly.
+ * that it followed gr-filter's kernel exactly. Tap: float, or gr_complex for ccc.
  */
-template <class T>
+template <class T, class Tap = float>
 class pfb_arb_resampler_cpu_kernel final
     : public controlled_cpu_kernel<cuda::pfb_arb_resampler_controls>
 {
 public:
-    using kernel_type = std::conditional_t<std::is_same_v<T, gr_complex>,
-                                           gr::filter::kernel::pfb_arb_resampler_ccf,
-                                           gr::filter::kernel::pfb_arb_resampler_fff>;
+    using kernel_type =
+        std::conditional_t<std::is_same_v<Tap, gr_complex>,
+                           gr::filter::kernel::pfb_arb_resampler_ccc,
+                           std::conditional_t<std::is_same_v<T, gr_complex>,
+                                              gr::filter::kernel::pfb_arb_resampler_ccf,
+                                              gr::filter::kernel::pfb_arb_resampler_fff>>;
 
     pfb_arb_resampler_cpu_kernel(float rate,
-                                 const std::vector<float>& taps,
+                                 const std::vector<Tap>& taps,
                                  unsigned nfilts);
 
     //! nnew new samples after the window's history; outputs at positions < nnew.
     std::size_t
     process(const void* const* windows, std::size_t nnew, void* const* out) override;
 
-    void set_taps(const std::vector<float>& taps) override { d_kernel.set_taps(taps); }
+    void set_taps(const std::vector<float>& taps) override
+    {
+        d_kernel.set_taps(std::vector<Tap>(taps.begin(), taps.end()));
+    }
+    void set_complex_taps(const std::vector<gr_complex>& taps) override;
     void set_rate(float rate) override;
     void set_phase(float phase) override;
     unsigned filter() const override { return d_sched.filter(); }

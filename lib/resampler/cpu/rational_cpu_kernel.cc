@@ -37,7 +37,10 @@ void rational_cpu_kernel<In, Out, Tap>::set_taps(const std::vector<Tap>& taps)
 {
     // gr-filter's split: taps zero-padded to whole arms, tap i to arm i mod I.
     const std::size_t arms = d_arms.size();
+    const unsigned old_taps_per_arm = d_taps_per_arm;
     d_taps_per_arm = static_cast<unsigned>((taps.size() + arms - 1) / arms);
+    if (old_taps_per_arm)
+        d_position.new_taps(d_start, old_taps_per_arm, d_taps_per_arm);
     std::vector<std::vector<Tap>> split(arms, std::vector<Tap>(d_taps_per_arm, Tap{}));
     for (std::size_t i = 0; i < taps.size(); ++i)
         split[i % arms][i / arms] = taps[i];

@@ -6,7 +6,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(pfb_arb_resampler.h) */
-/* BINDTOOL_HEADER_FILE_HASH(ecfad12554e435e1e6a13f2110b1857f) */
+/* BINDTOOL_HEADER_FILE_HASH(847463741d5c5e89eff9eabe2e0db535) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -26,10 +26,10 @@ namespace py = pybind11;
 using namespace gr::gpufilter::bindings;
 
 namespace {
-template <class IO_T>
+template <class IO_T, class TAP_T = float>
 void bind_pfb_arb_resampler_template(py::module& m, const char* classname)
 {
-    using block = gr::gpufilter::pfb_arb_resampler<IO_T>;
+    using block = gr::gpufilter::pfb_arb_resampler<IO_T, TAP_T>;
 
     py::class_<block,
                gr::block,
@@ -82,4 +82,5 @@ void bind_pfb_arb_resampler(py::module& m)
 {
     bind_pfb_arb_resampler_template<gr_complex>(m, "pfb_arb_resampler_ccf");
     bind_pfb_arb_resampler_template<float>(m, "pfb_arb_resampler_fff");
+    bind_pfb_arb_resampler_template<gr_complex, gr_complex>(m, "pfb_arb_resampler_ccc");
 }

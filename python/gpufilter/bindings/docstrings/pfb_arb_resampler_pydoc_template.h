@@ -4,7 +4,8 @@
 
 static const char* __doc_gr_gpufilter_pfb_arb_resampler =
     R"doc(Polyphase filterbank arbitrary resampler computed on a GPU; a drop-in for
-gnuradio.filter.pfb_arb_resampler_ccf / _fff and, through gpufilter.pfb, for
+gnuradio.filter.pfb_arb_resampler_ccf / _fff / _ccc (complex taps) and, through
+gpufilter.pfb, for
 gnuradio.filter.pfb.arb_resampler_ccf / _fff.
 
 Resamples by any real rate with filter_size arms of the prototype filter and of its
