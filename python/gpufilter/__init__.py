@@ -19,3 +19,7 @@ from gnuradio.fft import window  # noqa: E402,F401
 
 from . import pfb  # noqa: E402,F401
 from .filterbank import analysis_filterbank, synthesis_filterbank  # noqa: E402,F401
+from .convenience_filters import (band_pass_filter, band_reject_filter,  # noqa: E402,F401
+                                  high_pass_filter, low_pass_filter,
+                                  root_raised_cosine_filter)
+from .freq_xlating_fft_filter import freq_xlating_fft_filter_ccc  # noqa: E402,F401

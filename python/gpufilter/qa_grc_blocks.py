@@ -25,6 +25,12 @@ PARAM_VALUES = {
     "samp_rate": "480e3",
     "stations": "[0.0]",
     "period": "0.05",
+    # The convenience filters' design (gr-filter's defaults leave these empty).
+    "cutoff_freq": "48e3",
+    "width": "10e3",
+    "low_cutoff_freq": "20e3",
+    "high_cutoff_freq": "60e3",
+    "ntaps": "45",
 }
 
 
