@@ -41,10 +41,12 @@ def relative_error(got, want):
 
 class gated_source(gr.sync_block):
     """Emits `first` samples, waits for release(), then the rest: a deterministic
-    point in the stream at which the test can act (e.g. set_taps)."""
+    point in the stream at which the test can act (e.g. set_taps). Rows of a 2-D
+    `data` are vector items."""
 
     def __init__(self, data, first):
-        gr.sync_block.__init__(self, "gated_source", None, [data.dtype])
+        item = data.dtype if data.ndim == 1 else (data.dtype, data.shape[1])
+        gr.sync_block.__init__(self, "gated_source", None, [item])
         self.data, self.first, self.pos = data, first, 0
         self.released = threading.Event()
 
@@ -104,3 +106,36 @@ def run_gated_side_by_side(testcase, x, first, decimation, ours, theirs, sink, a
     src.release()
     tb.wait()
     return got, want
+
+
+def run_gated_until_idle(x, first, ours, theirs, sink, act, read_slack=64):
+    """Both blocks see x[:first] and run until neither writes more, then act(block)
+    runs on each, then the rest of x: for blocks whose output count at that point is
+    not simply first // decimation (resamplers). With batch_size=1 ours asks the
+    scheduler for what gr-filter asks, so both stop at the same input. Returns the
+    two outputs as arrays and (ours, theirs) items written before act."""
+    tb = gr.top_block()
+    src = gated_source(x, first)
+    got, want = sink(), sink()
+    tb.connect(src, ours, got)
+    tb.connect(src, theirs, want)
+    tb.start()
+    # Done when the source has given everything, each block has read all but the
+    # few samples its forecast holds back, and nothing moved for a second (a busy
+    # machine can pause a block for longer than one poll).
+    deadline = time.time() + 30
+    last, still = None, 0
+    while time.time() < deadline:
+        time.sleep(0.25)
+        now = (ours.nitems_written(0), theirs.nitems_written(0), src.pos)
+        read_all = all(b.nitems_read(0) >= first - read_slack for b in (ours, theirs))
+        still = still + 1 if now == last else 0
+        if src.pos == first and read_all and still >= 4:
+            break
+        last = now
+    before = (ours.nitems_written(0), theirs.nitems_written(0))
+    for blk in (ours, theirs):
+        act(blk)
+    src.release()
+    tb.wait()
+    return np.array(got.data()), np.array(want.data()), before

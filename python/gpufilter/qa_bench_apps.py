@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The flowgraph benchmarks of device buffers run end to end on small sizes (on the
 CPU fallback where there is no GPU): apps/bench_device_buffers.py gives every row of
-its table, and apps/bench_block_times.py reports every block of its two chains.
+its table, apps/bench_block_times.py reports every block of its two chains, and
+apps/bench_resamplers.py gives a row for each of its cases.
 Their numbers are measured on a GPU host (docs/benchmarks.md); here they must run,
 and say what they measured."""
 
@@ -81,6 +82,26 @@ class qa_bench_apps(gr_unittest.TestCase):
                 work_s, share, calls, per_call = line.split()[-4:]
                 self.assertGreater(float(calls), 0, line)
                 self.assertGreater(float(per_call), 0, line)
+
+    def test_resampler_benchmark_rows(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "resamplers.csv")
+            printed = run("bench_resamplers.py", "--items", "2e5", "--repeat", "1",
+                          "--csv", path)
+            with open(path) as f:
+                rows = list(csv.DictReader(f))
+        self.assertEqual([r["case"].split(",")[0] for r in rows],
+                         ["rational_resampler_ccf 3/2", "rational_resampler_ccf 147/160",
+                          "rational_resampler_ccf 1/10", "interp_fir_filter_ccf x4",
+                          "interp_fir_filter_ccf x4", "GRC low-pass fir_filter_ccf D=1",
+                          "GRC low-pass fir_filter_ccf D=10"])
+        for r in rows:
+            self.assertEqual(int(r["items"]), 200_000, r)
+            for column in ("gpufilter_msps", "grfilter_msps", "copy_msps"):
+                self.assertGreater(float(r[column]), 0.0, r)
+            self.assertIn(f"| {r['case']} |", printed)  # the Markdown table
+        if not all(int(r["on_gpu"]) for r in rows):
+            self.assertIn("CPU fallback", printed)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from gnuradio import blocks, filter, gpufilter, gr, gr_unittest
 
 from gpu_test_support import (gpu_count, random_samples, relative_error,
                               run_gated_side_by_side, run_side_by_side, skip_without_gpu)
+import resampler_test_support as int16_types
 
 # name -> (input complex?, taps complex?, vector source, vector sink)
 VARIANTS = {
@@ -52,6 +53,27 @@ class qa_fir_filter(gr_unittest.TestCase):
                     msg = f"{name} ntaps={ntaps} decimation={decimation}"
                     self.assertEqual(len(got.data()), len(want.data()), msg)
                     self.assertLessEqual(relative_error(got.data(), want.data()), TOLERANCE, msg)
+
+    def test_int16_types_fsf_and_scc(self):
+        """fir_filter_fsf (int16 output, within one count: the input scaled so that
+        no output leaves int16) and fir_filter_scc (int16 input), every decimation to
+        7, with tags, and on the CPU."""
+        tags = int16_types.offset_tags([0, 1, 2, 999, 1000, 4997, 4999])
+        for suffix in ("fsf", "scc"):
+            for ntaps in (1, 16, 63, 256):
+                taps = int16_types.random_taps(self.rng, suffix, ntaps)
+                for decimation in range(1, 8):
+                    for options in ({}, {"device": gpufilter.device_cpu}):
+                        ours, theirs = int16_types.make_pair(
+                            "fir_filter", suffix, decimation, taps, **options)
+                        x = int16_types.random_input(self.rng, suffix, 5003,
+                                                     int16_types.arm_gain(taps, 1))
+                        got, want, got_tags, want_tags = int16_types.run_pair(
+                            self, suffix, ours, theirs, x, tags, bool(options))
+                        msg = f"{suffix} ntaps={ntaps} D={decimation} {options}"
+                        self.assertEqual(len(got), 5003 // decimation, msg)
+                        int16_types.assert_same_output(self, suffix, got, want, msg)
+                        self.assertEqual(got_tags, want_tags, msg)
 
     def test_tiny_streams_give_gr_filters_whole_output(self):
         for n in (1, 2, 6, 7, 160, 161):
@@ -212,6 +234,9 @@ class qa_fir_filter(gr_unittest.TestCase):
             (ValueError, "decimation", lambda: gpufilter.fir_filter_ccf(0, [1.0])),
             (ValueError, "decimation", lambda: gpufilter.fir_filter_fff(-3, [1.0])),
             (ValueError, "taps", lambda: gpufilter.fir_filter_ccf(1, [])),
+            (ValueError, "decimation", lambda: gpufilter.fir_filter_fsf(0, [1.0])),
+            (ValueError, "taps", lambda: gpufilter.fir_filter_scc(1, [])),
+            (IndexError, "device", lambda: gpufilter.fir_filter_fsf(1, [1.0], 99)),
             (IndexError, "device", lambda: gpufilter.fir_filter_ccf(1, [1.0], 99)),
             (IndexError, "device", lambda: gpufilter.fir_filter_ccf(1, [1.0], -7)),
             (ValueError, "batch_size", lambda: gpufilter.fir_filter_ccf(1, [1.0], -1, 0)),

@@ -1,11 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""gpufilter.pfb_arb_resampler_ccf/fff against gnuradio.filter's, and the
+"""gpufilter.pfb_arb_resampler_ccf/fff/ccc against gnuradio.filter's, and the
 gpufilter.pfb.arb_resampler_ccf/fff wrappers against gnuradio.filter.pfb's, on long
 random streams cut into calls of many sizes."""
 
 import math
-import time
 
 import numpy as np
 import pmt
@@ -14,11 +13,18 @@ from gnuradio.filter import pfb as gr_pfb
 from gnuradio.gpufilter import pfb
 
 from block_table import run_with_timeout
-from gpu_test_support import (GPU_REQUIRED, gated_source, gpu_count, random_samples,
-                              relative_error)
+from gpu_test_support import (GPU_REQUIRED, gpu_count, random_samples, relative_error,
+                              run_gated_until_idle)
 
 TOLERANCE = 1e-5
 RATES = (2.3421, 0.75, 1 / 3.7, 1.0)
+
+
+def turned(taps, cycles=0.125):
+    """Real taps turned into complex ones (the low-pass moved by `cycles` turns per
+    32 taps, a band-pass): the ccc block's taps, whose imaginary parts matter."""
+    k = np.arange(len(taps))
+    return (np.asarray(taps) * np.exp(2j * np.pi * cycles * k / 32)).tolist()
 
 
 def positions(rate, nfilts, ntaps, n):
@@ -40,11 +46,11 @@ def positions(rate, nfilts, ntaps, n):
     return out
 
 
-def make_pair(cplx, rate, taps, nfilts, **gpu_options):
-    theirs = (filter.pfb_arb_resampler_ccf if cplx else filter.pfb_arb_resampler_fff)(
-        rate, taps, nfilts)
-    ours = (gpufilter.pfb_arb_resampler_ccf if cplx else gpufilter.pfb_arb_resampler_fff)(
-        rate, taps, nfilts, **gpu_options)
+def make_pair(suffix, rate, taps, nfilts, **gpu_options):
+    """Ours and gr-filter's pfb_arb_resampler_<suffix> ("ccf", "fff" or "ccc")."""
+    theirs = getattr(filter, "pfb_arb_resampler_" + suffix)(rate, taps, nfilts)
+    ours = getattr(gpufilter, "pfb_arb_resampler_" + suffix)(rate, taps, nfilts,
+                                                             **gpu_options)
     return ours, theirs
 
 
@@ -53,15 +59,16 @@ class qa_pfb_arb_resampler(gr_unittest.TestCase):
         self.rng = np.random.default_rng(2031)
         gpu_count()  # fails here under GPUFILTER_REQUIRE_GPU=1 without a GPU
 
-    def run_pair(self, cplx, rate, taps, x, nfilts=32, max_noutput=None, tags=(),
+    def run_pair(self, suffix, rate, taps, x, nfilts=32, max_noutput=None, tags=(),
                  **gpu_options):
         """x through ours and gr-filter's in two flowgraphs (each its own scheduler)."""
+        cplx = suffix != "fff"
         results = []
         for which in (0, 1):
             tb = gr.top_block()
             src = (blocks.vector_source_c if cplx else blocks.vector_source_f)(
                 x.tolist(), False, 1, list(tags))
-            blk = make_pair(cplx, rate, taps, nfilts, **gpu_options)[which]
+            blk = make_pair(suffix, rate, taps, nfilts, **gpu_options)[which]
             snk = (blocks.vector_sink_c if cplx else blocks.vector_sink_f)()
             tb.connect(src, blk, snk)
             if max_noutput:
@@ -94,12 +101,12 @@ class qa_pfb_arb_resampler(gr_unittest.TestCase):
     def test_rates_long_random_streams_ccf_fff(self):
         taps = filter.firdes.low_pass_2(32, 32, 0.4, 0.1, 60)
         n = 200003
-        for cplx in (True, False):
-            x = random_samples(self.rng, n, cplx)
+        for suffix in ("ccf", "fff"):
+            x = random_samples(self.rng, n, suffix == "ccf")
             for rate in RATES:
-                (got, _, ours), (want, _, theirs) = self.run_pair(cplx, rate, taps, x)
+                (got, _, ours), (want, _, theirs) = self.run_pair(suffix, rate, taps, x)
                 self.check_stream(got, want, rate, len(taps), n,
-                                  msg=f"rate={rate} complex={cplx}")
+                                  msg=f"rate={rate} {suffix}")
                 self.assertEqual(ours.decimation_rate(), theirs.decimation_rate())
                 self.assertEqual(ours.fractional_rate(), theirs.fractional_rate())
                 self.assertEqual(ours.interpolation_rate(), theirs.interpolation_rate())
@@ -125,7 +132,7 @@ class qa_pfb_arb_resampler(gr_unittest.TestCase):
                 x = random_samples(self.rng, n, True)
                 for batch, mno in ((1, 17), (100, 1000), (4097, None), (262144, 333)):
                     (got, _, _), (want, _, _) = self.run_pair(
-                        True, rate, taps, x, nfilts, max_noutput=mno, batch_size=batch)
+                        "ccf", rate, taps, x, nfilts, max_noutput=mno, batch_size=batch)
                     self.check_stream(got, want, rate, ntaps, n, nfilts,
                                       msg=f"rate={rate} N={nfilts} ntaps={ntaps} "
                                       f"batch={batch} max_noutput={mno}")
@@ -133,11 +140,12 @@ class qa_pfb_arb_resampler(gr_unittest.TestCase):
     def test_set_rate_set_phase_and_set_taps_before_and_mid_stream(self):
         taps = filter.firdes.low_pass_2(32, 32, 0.4, 0.1, 60)
         x = random_samples(self.rng, 50021, True)
-        for cplx in (True, False):
+        for suffix in ("ccf", "fff"):
+            cplx = suffix == "ccf"
             xs = x if cplx else x.real.copy()
             outs = []
             for which in (0, 1):
-                blk = make_pair(cplx, 2.3421, taps, 32)[which]
+                blk = make_pair(suffix, 2.3421, taps, 32)[which]
                 blk.set_rate(0.61)
                 blk.set_phase(2.0)
                 outs.append(blk)
@@ -160,51 +168,26 @@ class qa_pfb_arb_resampler(gr_unittest.TestCase):
                                  TOLERANCE)
             self.assertLessEqual(abs(len(results[0]) - len(results[1])), 4)
 
-    def run_gated(self, x, first, ours, theirs, act):
-        """Both blocks see x[:first] and run until neither writes more, then act(block)
-        on each, then the rest of x. With batch_size=1 ours asks the scheduler for
-        what gr-filter asks, so both stop at the same input."""
-        tb = gr.top_block()
-        src = gated_source(x, first)
-        got, want = blocks.vector_sink_c(), blocks.vector_sink_c()
-        tb.connect(src, ours, got)
-        tb.connect(src, theirs, want)
-        tb.start()
-        # Done when the source has given everything, each block has read all but the
-        # few samples its forecast holds back, and nothing moved for a second (a busy
-        # machine can pause a block for longer than one poll).
-        deadline = time.time() + 30
-        last, still = None, 0
-        while time.time() < deadline:
-            time.sleep(0.25)
-            now = (ours.nitems_written(0), theirs.nitems_written(0), src.pos)
-            read_all = all(b.nitems_read(0) >= first - 64 for b in (ours, theirs))
-            still = still + 1 if now == last else 0
-            if src.pos == first and read_all and still >= 4:
-                break
-            last = now
-        before = (ours.nitems_written(0), theirs.nitems_written(0))
-        for blk in (ours, theirs):
-            act(blk)
-        src.release()
-        tb.wait()
-        return np.array(got.data()), np.array(want.data()), before
-
     def test_set_rate_and_set_taps_mid_stream(self):
         taps = filter.firdes.low_pass_2(32, 32, 0.4, 0.1, 60)
         new_taps = filter.firdes.low_pass_2(32, 32, 0.3, 0.1, 80)
         self.assertNotEqual(len(taps), len(new_taps))
         x = random_samples(self.rng, 40000, True)
-        cases = [(2.3421, lambda b: b.set_rate(0.75)),
-                 (0.75, lambda b: b.set_rate(2.3421)),
-                 (1 / 3.7, lambda b: b.set_rate(1.0)),
-                 (0.75, lambda b: b.set_taps(new_taps)),
-                 (1.0, lambda b: b.set_taps(new_taps)),
-                 (2.3421, lambda b: b.set_phase(1.0))]
-        for rate, act in cases:
-            ours, theirs = make_pair(True, rate, taps, 32, batch_size=1)
-            got, want, before = self.run_gated(x, 20000, ours, theirs, act)
-            msg = f"rate={rate} before={before}"
+        cases = [("ccf", 2.3421, lambda b: b.set_rate(0.75)),
+                 ("ccf", 0.75, lambda b: b.set_rate(2.3421)),
+                 ("ccf", 1 / 3.7, lambda b: b.set_rate(1.0)),
+                 ("ccf", 0.75, lambda b: b.set_taps(new_taps)),
+                 ("ccf", 1.0, lambda b: b.set_taps(new_taps)),
+                 ("ccf", 2.3421, lambda b: b.set_phase(1.0)),
+                 ("ccc", 0.75, lambda b: b.set_taps(turned(new_taps, -0.2))),
+                 ("ccc", 1.0, lambda b: b.set_taps(turned(new_taps, -0.2))),
+                 ("ccc", 2.3421, lambda b: b.set_rate(0.75))]
+        for suffix, rate, act in cases:
+            ours, theirs = make_pair(suffix, rate, taps if suffix == "ccf" else
+                                     turned(taps), 32, batch_size=1)
+            got, want, before = run_gated_until_idle(x, 20000, ours, theirs,
+                                                     blocks.vector_sink_c, act)
+            msg = f"{suffix} rate={rate} before={before}"
             if rate < 1 or rate == 1.0:
                 # Both stop where every window the first samples complete ends (or,
                 # at rate 1, at a multiple of 32): the change hits the same output.
@@ -222,6 +205,29 @@ class qa_pfb_arb_resampler(gr_unittest.TestCase):
             self.assertEqual(ours.taps(), theirs.taps())
             self.assertEqual(ours.decimation_rate(), theirs.decimation_rate())
 
+    def test_complex_taps_ccc(self):
+        """pfb_arb_resampler_ccc: complex taps at every rate, through odd batches and
+        call sizes, with gr-filter's accessors."""
+        taps = turned(filter.firdes.low_pass_2(32, 32, 0.4, 0.1, 60))
+        n = 60013
+        x = random_samples(self.rng, n, True)
+        for rate in RATES:
+            for options, mno in (({}, None), ({"batch_size": 1}, 17),
+                                 ({"batch_size": 4097}, 333)):
+                (got, _, ours), (want, _, theirs) = self.run_pair(
+                    "ccc", rate, taps, x, max_noutput=mno, **options)
+                self.check_stream(got, want, rate, len(taps), n,
+                                  msg=f"rate={rate} {options} max_noutput={mno}")
+            self.assertEqual(ours.taps(), theirs.taps())
+            self.assertEqual(ours.taps_per_filter(), theirs.taps_per_filter())
+            self.assertEqual(ours.group_delay(), theirs.group_delay())
+            self.assertEqual(ours.history(), theirs.history())
+            self.assertAlmostEqual(ours.relative_rate(), theirs.relative_rate())
+        (got, _, ours), (want, _, _) = self.run_pair(
+            "ccc", 0.75, taps, x, device=gpufilter.device_cpu)
+        self.assertFalse(ours.on_gpu())
+        self.check_stream(got, want, 0.75, len(taps), n, msg="device_cpu")
+
     def test_tags_move_to_offset_times_rate(self):
         taps = filter.firdes.low_pass_2(32, 32, 0.4, 0.1, 60)
         n = 30011
@@ -229,9 +235,10 @@ class qa_pfb_arb_resampler(gr_unittest.TestCase):
         offsets = [0, 1, 5, 999, 4096, 12345, 29999]
         tags = [gr.tag_utils.python_to_tag((off, pmt.intern("k"), pmt.from_long(off),
                                             pmt.intern("src"))) for off in offsets]
-        for rate in RATES:
+        cases = [("ccf", r) for r in RATES] + [("ccc", 0.75), ("ccc", 2.3421)]
+        for suffix, rate in cases:
             (_, got_tags, _), (_, want_tags, _) = self.run_pair(
-                True, rate, taps, x, tags=tags, batch_size=1000)
+                suffix, rate, taps, x, tags=tags, batch_size=1000)
             key = lambda ts: sorted((t.offset, pmt.to_long(t.value)) for t in ts)
             # Above rate 1 where each block stops reading depends on its call sizes
             # (test_set_rate_and_set_taps_mid_stream): a tag among the last 40 samples may be passed
@@ -247,7 +254,8 @@ class qa_pfb_arb_resampler(gr_unittest.TestCase):
 
     def test_bad_parameters_raise_value_error_naming_them(self):
         taps = [0.5] * 64
-        for cls in (gpufilter.pfb_arb_resampler_ccf, gpufilter.pfb_arb_resampler_fff):
+        for cls in (gpufilter.pfb_arb_resampler_ccf, gpufilter.pfb_arb_resampler_fff,
+                    gpufilter.pfb_arb_resampler_ccc):
             for rate in (0.0, -1.0, float("nan"), float("inf"), float("-inf")):
                 with self.assertRaisesRegex(ValueError, "rate"):
                     cls(rate, taps, 32)
@@ -294,7 +302,7 @@ class qa_pfb_arb_resampler(gr_unittest.TestCase):
                         (1e-3, 60_000), (0.7, 20_000), (1.3, 20_000), (100.0, 2_000),
                         (4000.0, 100), (1e4, 40), (1e5, 8)):
             msg = f"rate={rate:g}"
-            ours, theirs = make_pair(True, rate, taps, 32)
+            ours, theirs = make_pair("ccf", rate, taps, 32)
             got = run(ours, n)
             computable = len(positions(rate, 32, len(taps), n))
             self.assertLessEqual(len(got), computable, msg)
