@@ -6,7 +6,8 @@ Chain (see docs/fm_band_receiver.md):
   -> polyphase channelizer (every channel of the grid, oversampled so that each
   channel holds a whole station: 400 kS/s per channel on a 200 kHz grid)
   -> per station: quadrature demodulation -> FIR audio filter/decimator
-  -> de-emphasis (75 us) -> rational resampler to 48 kHz -> one WAV per station.
+  -> de-emphasis (75 us) -> rational resampler to 48 kHz (all stations in one
+  GPU block) -> one WAV per station.
 Stations are found before the run, on the band's first 0.2 s, wherever they are
 (fm_band_stations); a station off the grid is received after the band is shifted so
 that it sits at a channel's centre: one shift and one channelizer per distinct offset
@@ -185,10 +186,10 @@ class band_receiver(gr.hier_block2):
                 for (i, _), t in zip(chans, outs):
                     tails[i] = t
         for i, t in enumerate(tails):
-            if p.resample:
+            if p.resample and backend == "cpu":
                 rs = filter.rational_resampler_fff(*p.resample, resampler_taps(p))
                 self.connect(t, rs, (self, i))
-            else:
+            else:  # resampled already, on the GPU (or its fallback) with the bank
                 self.connect(t, (self, i))
 
     def _build(self, p, shift, channels, backend, batch_size, max_latency):
@@ -235,6 +236,14 @@ class band_receiver(gr.hier_block2):
                                      max(256, batch * p.oversample // p.nchan),
                                      max_latency=budget)
         to_streams = blocks.vector_to_streams(gr.sizeof_float, nsel)
+        tail = bank
+        if p.resample:
+            # Every station's audio to 48 kHz in one block: one lane a station.
+            rs = gpu.rational_resampler_vff(nsel, *p.resample, resampler_taps(p),
+                                            device=device, max_latency=budget)
+            self.connect(bank, rs)
+            self.gpu_blocks.append(rs)
+            tail = rs
         if shift:
             # A one-tap frequency-translating filter: a rotator on the GPU, whose
             # phase comes from a 64-bit sample count (no drift over a long run).
@@ -245,7 +254,8 @@ class band_receiver(gr.hier_block2):
             self.front.append(rot)
         else:
             self.connect(self, chan)
-        self.connect(chan, bank, to_streams)
+        self.connect(chan, bank)
+        self.connect(tail, to_streams)
         self.gpu_blocks += [chan, bank]
         self.front += [chan, bank]
         return [(to_streams, i) for i in range(nsel)]

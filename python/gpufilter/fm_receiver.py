@@ -11,7 +11,8 @@ Chains (see docs/fm_receiver.md):
            FIR audio decimator -> de-emphasis
 From the first filter to the audio decimator every stage is one of our blocks (on a
 GPU: the samples never meet a CPU block between them); the cheap stages at 48 kHz
-(IF removal, de-emphasis, resampler) are GNU Radio's.
+(IF removal, de-emphasis) are GNU Radio's, and the rational resampler to 48 kHz, where
+the rate needs one, is ours again.
 Backends: "gpu" (our blocks, device_auto), "fallback" (our blocks, device_cpu: their
 CPU path) and "cpu" (GNU Radio's own blocks: gr-filter, gr-analog, gr-blocks; what
 --cpu builds). On a GPU our blocks hand their samples to each other in device memory
@@ -261,7 +262,8 @@ class fm_receiver(gr.hier_block2):
             stages = [xlate, to_real, hil, demod, afir, dc,
                       analog.fm_deemph(p.channel_rate / p.audio_decim, TAU)]
         if p.resample:
-            stages.append(filter.rational_resampler_fff(*p.resample))
+            stages.append(filter.rational_resampler_fff(*p.resample) if lib else
+                          ours(gpu.rational_resampler_fff, *p.resample))
         self.stages = stages
         self.connect(self, *stages, self)
 
