@@ -114,6 +114,20 @@ def _pfb_cases():
                 0.75, arb_taps, 32, device=d), 0.75),
             _one(lambda t=t: getattr(filter, f"pfb_arb_resampler_{t}")(
                 0.75, arb_taps, 32), 0.75)))
+    cplx_arb_taps = [complex(t, 0.1 * t) for t in arb_taps]
+    cases += [
+        case("pfb_arb_resampler_ccc", "c",
+             _one(lambda d: gpu.pfb_arb_resampler_ccc(0.75, cplx_arb_taps, 32, device=d),
+                  0.75),
+             _one(lambda: filter.pfb_arb_resampler_ccc(0.75, cplx_arb_taps, 32), 0.75)),
+        # The rational resampler (designed taps) and the interpolating FIR.
+        case("rational_resampler_ccf 3/2", "c",
+             _one(lambda d: gpu.rational_resampler_ccf(3, 2, device=d), 1.5),
+             _one(lambda: filter.rational_resampler_ccf(3, 2), 1.5)),
+        case("interp_fir_filter_ccf x4", "c",
+             _one(lambda d: gpu.interp_fir_filter_ccf(M, taps, device=d), float(M)),
+             _one(lambda: filter.interp_fir_filter_ccf(M, taps), float(M))),
+    ]
     return cases
 
 
