@@ -17,7 +17,7 @@ const char* usage =
     "usage: bench_fir [--types ccf,fff,ccc] [--taps 16,64,256,1024,4096,16384]\n"
     "                 [--decimations 1,8]\n"
     "                 [--cases flowgraph,engine,xlating,pfb,pfb-ports,pfb-synthesis,\n"
-    "                          arb,arb-engine]\n"
+    "                          arb,arb-engine,rational]\n"
     "                 [--pfb-channels 16,64,256,1024,4096] [--pfb-taps 4,8,16,32,64]\n"
     "                 (pfb: the channelizer engine, and the vector channelizer block\n"
     "                 in a flowgraph, complex and int8 input, beside gr-filter's and\n"
@@ -32,6 +32,9 @@ const char* usage =
     "                 32 filters, and the block in a flowgraph beside gr-filter's and\n"
     "                 blocks.copy of the same output bytes; not in the default;\n"
     "                 arb-engine: its engine rows only)\n"
+    "                 (rational: the rational resampler engine at gr-filter's designs\n"
+    "                 for 3/2, 147/160 and 1/10 and as an interpolating FIR x4, on\n"
+    "                 device data against the roofline; not in the default)\n"
     "                 [--fft-sizes 8192,16384,...]  (engine rows of the FFT path at\n"
     "                 each size, to measure the size rule)\n"
     "                 [--kernel-variants]  (engine rows of the untiled direct kernel)\n"
@@ -147,7 +150,8 @@ bench::options parse(int argc, char** argv)
                           "pfb-ports",
                           "pfb-synthesis",
                           "arb",
-                          "arb-engine" },
+                          "arb-engine",
+                          "rational" },
                         "--cases");
         } else if (a == "--pfb-channels") {
             o.pfb_channels = split_ints(value(), "--pfb-channels", 1, 1 << 16);
@@ -222,6 +226,8 @@ int main(int argc, char** argv)
             bench::run_pfb_synthesis_cases(o, dev, rows);
         if (o.has_case("arb") || o.has_case("arb-engine"))
             bench::run_arb_cases(o, dev, rows);
+        if (o.has_case("rational"))
+            bench::run_rational_cases(o, dev, rows);
         bench::derive(rows);
         std::printf("\n");
         bench::print_table(o, dev, rows);

@@ -73,6 +73,7 @@ void run_pfb_synthesis_cases(const options& o,
                              const device_info& dev,
                              std::vector<row>& rows);
 void run_arb_cases(const options& o, const device_info& dev, std::vector<row>& rows);
+void run_rational_cases(const options& o, const device_info& dev, std::vector<row>& rows);
 
 // Bytes per input sample in and out of a filter of this type at decimation D.
 double in_bytes(const std::string& type);

@@ -209,19 +209,12 @@ class low_pass_filter(_designed_filter):
 
 
 @_with_parameters
-class high_pass_filter(_designed_filter):
+class high_pass_filter(low_pass_filter):
     """GRC's High Pass Filter: taps firdes.high_pass(gain, samp_rate, cutoff_freq,
-    transition_width, window, beta) on gpufilter.<kind>(factor, taps); the kinds of
-    low_pass_filter."""
+    transition_width, window, beta) on gpufilter.<kind>(factor, taps); the arguments
+    and kinds of low_pass_filter."""
 
     _design = "high_pass"
-
-    def __init__(self, kind, factor, gain, samp_rate, cutoff_freq, transition_width,
-                 window=window.WIN_HAMMING, beta=6.76, **gpu_options):
-        _designed_filter.__init__(self, kind, factor, dict(
-            gain=gain, samp_rate=samp_rate, cutoff_freq=cutoff_freq,
-            transition_width=transition_width, window=window, beta=beta),
-            **dict(_GPU_DEFAULTS, **gpu_options))
 
 
 @_with_parameters
