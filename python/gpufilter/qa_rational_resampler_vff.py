@@ -13,6 +13,7 @@ from gnuradio import blocks, filter, gpufilter, gr, gr_unittest
 from gpu_test_support import (GPU_REQUIRED, gpu_count, random_samples,
                               run_gated_until_idle)
 from resampler_test_support import (assert_same_output, end_slack, offset_tags,
+                                    reference_rational,
                                     random_taps, tag_list)
 
 
@@ -115,9 +116,17 @@ class qa_rational_resampler_vff(gr_unittest.TestCase):
             lo, hi = min(before), max(before)
             msg = f"{interp}/{decim} before={before}"
             self.assertLessEqual(hi - lo, slack, msg)
-            g, w = got.reshape(-1, vlen), want.reshape(-1, vlen)
-            self.check_lanes(g[:lo], w[:lo], 0, msg)
-            self.check_lanes(g[hi:], w[hi:], slack, msg)
+            g = got.reshape(-1, vlen)
+            self.assertLessEqual(abs(len(g) - len(want) // vlen), slack, msg)
+            # Each lane against the definition, old taps then new: where I > D
+            # gr-filter's blocks read a sample past the input they were given, at the
+            # gate and wherever a call ends short (qa_rational_resampler).
+            for lane in range(vlen):
+                for taps, part in ((old, slice(0, lo)), (new, slice(hi, len(g)))):
+                    ref = reference_rational(x[:, lane], taps, interp, decim,
+                                             len(g)).real
+                    assert_same_output(self, "fff", g[part, lane], ref[part],
+                                       f"{msg} lane {lane}")
 
     def test_bad_arguments_name_themselves(self):
         errors = (ValueError, IndexError, OverflowError)
