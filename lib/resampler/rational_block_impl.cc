@@ -140,14 +140,13 @@ void rational_block_impl<Public, IN_T, OUT_T, TAP_T>::set_taps(
 
 template <class Public, class IN_T, class OUT_T, class TAP_T>
 void rational_block_impl<Public, IN_T, OUT_T, TAP_T>::forecast(
-    int noutput_items, gr_vector_int& ninput_items_required)
+    int /*noutput_items*/, gr_vector_int& ninput_items_required)
 {
     // Through the next output's newest sample (the computation holds the samples
     // before the new ones) and its lookahead: whenever that much is there, a call
     // makes progress (the output multiple leaves room for a whole sample's outputs),
     // and at the end of a stream the last output is gr-filter's. A whole batch while
     // upstream runs.
-    (void)noutput_items;
     const int needed = saturated_int(this->controls().inputs_for(0) + 1 + lookahead());
     const int wanted = std::max(needed, this->d_core.batch_input_items());
     std::fill(ninput_items_required.begin(), ninput_items_required.end(), wanted);

@@ -46,6 +46,8 @@ void rational_cpu_kernel<In, Out, Tap>::set_taps(const std::vector<Tap>& taps)
         split[i % arms][i / arms] = taps[i];
     for (std::size_t p = 0; p < arms; ++p)
         d_arms[p]->set_taps(split[p]);
+    if (d_start != cuda::rational_start::first_window)
+        return; // GNU Radio's window holds the history
     // The kept history: its newest samples stay, zeros before them.
     const std::size_t keep = std::size_t{ d_taps_per_arm - 1 } * d_vlen;
     if (d_history.size() >= keep)
@@ -55,15 +57,34 @@ void rational_cpu_kernel<In, Out, Tap>::set_taps(const std::vector<Tap>& taps)
 }
 
 template <class In, class Out, class Tap>
-const In* rational_cpu_kernel<In, Out, Tap>::window_with_history(const In* fresh,
-                                                                 std::size_t nnew)
+const In* rational_cpu_kernel<In, Out, Tap>::lane_window(const In* window,
+                                                         std::size_t items,
+                                                         unsigned lane)
 {
-    const std::size_t kept = d_history.size();
-    d_window.resize(kept + nnew * d_vlen);
-    std::copy(d_history.begin(), d_history.end(), d_window.begin());
-    std::copy(fresh, fresh + nnew * d_vlen, d_window.begin() + kept);
-    std::copy(d_window.end() - kept, d_window.end(), d_history.begin());
-    return d_window.data();
+    // [kept history | window] (first_window), or the window alone, as one run of one
+    // lane's samples.
+    const std::size_t kept = d_history.size() / d_vlen;
+    if (d_vlen == 1 && kept == 0)
+        return window;
+    d_lane.resize(kept + items);
+    for (std::size_t i = 0; i < kept; ++i)
+        d_lane[i] = d_history[i * d_vlen + lane];
+    for (std::size_t i = 0; i < items; ++i)
+        d_lane[kept + i] = window[i * d_vlen + lane];
+    return d_lane.data();
+}
+
+template <class In, class Out, class Tap>
+void rational_cpu_kernel<In, Out, Tap>::keep_history(const In* window, std::size_t nnew)
+{
+    // The newest d_history.size() samples of [kept history | nnew new items].
+    const std::size_t kept = d_history.size(), fresh = nnew * d_vlen;
+    if (fresh >= kept) {
+        std::copy(window + fresh - kept, window + fresh, d_history.begin());
+    } else {
+        std::copy(d_history.begin() + fresh, d_history.end(), d_history.begin());
+        std::copy(window, window + fresh, d_history.end() - fresh);
+    }
 }
 
 template <class In, class Out, class Tap>
@@ -91,22 +112,15 @@ std::size_t rational_cpu_kernel<In, Out, Tap>::process(const void* const* window
                                                        void* const* out)
 {
     const auto window = static_cast<const In*>(windows[0]);
-    const In* in = d_start == cuda::rational_start::first_window
-                       ? window_with_history(window, nnew)
-                       : window;
     const auto y = static_cast<Out*>(out[0]);
     const std::size_t count = d_position.output_count(nnew);
-    if (d_vlen == 1) {
-        resample(in, count, y, 1);
-    } else {
-        const std::size_t items = d_taps_per_arm - 1 + nnew;
-        d_lane.resize(items);
-        for (unsigned l = 0; l < d_vlen; ++l) {
-            for (std::size_t i = 0; i < items; ++i)
-                d_lane[i] = in[i * d_vlen + l];
-            resample(d_lane.data(), count, y + l, d_vlen);
-        }
-    }
+    // GNU Radio's window holds T-1 items before the new ones (zero_history) or none.
+    const bool own = d_start == cuda::rational_start::first_window;
+    const std::size_t items = (own ? 0 : d_taps_per_arm - 1) + nnew;
+    for (unsigned l = 0; l < d_vlen; ++l)
+        resample(lane_window(window, items, l), count, y + l, d_vlen);
+    if (own)
+        keep_history(window, nnew);
     d_position.advance(nnew);
     return count;
 }

@@ -55,8 +55,12 @@ private:
     //! Outputs for one lane: `in` its window (contiguous), `out` stride apart.
     void resample(const In* in, std::size_t count, Out* out, std::size_t stride) const;
 
-    //! [kept history | new items] as one window (first_window only): d_window.
-    const In* window_with_history(const In* fresh, std::size_t nnew);
+    //! One lane of [kept history (first_window) | GNU Radio's window of `items`
+    //! items] as contiguous samples: the window itself for a scalar stream with no
+    //! kept history, else d_lane.
+    const In* lane_window(const In* window, std::size_t items, unsigned lane);
+    //! After a call: the kept history's newest samples from the nnew new items.
+    void keep_history(const In* window, std::size_t nnew);
 
     unsigned d_vlen;
     cuda::rational_start d_start;
@@ -64,8 +68,7 @@ private:
     cuda::rational_position d_position;
     std::vector<std::unique_ptr<gr::filter::kernel::fir_filter<In, Out, Tap>>> d_arms;
     std::vector<In> d_history; // the T-1 items before the next new one (first_window)
-    std::vector<In> d_window;  // d_history then the new items
-    std::vector<In> d_lane;    // one lane's window, for vector items
+    std::vector<In> d_lane;    // one lane's window (lane_window)
 };
 
 } // namespace gpufilter
