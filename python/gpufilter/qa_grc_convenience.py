@@ -140,8 +140,14 @@ class qa_grc_convenience_kinds(gr_unittest.TestCase):
             tb.connect(src, namespace["self"].blk, sink)
         tb.run()
         got, want = (np.asarray(s.data()) for s in sinks)
-        # gr-filter's FFT filter leaves out the outputs that do not fill its FFT block
-        self.assertGreaterEqual(len(got), len(want))
+        # gr-filter's FFT filter leaves out the outputs that do not fill its FFT block;
+        # gr-filter's rational resampler may end up to two input samples' outputs
+        # later (docs/resamplers.md: with I > D it reads past its input at the end)
+        slack = 0
+        if ours_key == "gpufilter_rational_resampler_xxx":
+            slack = 2 * -(-int(values["interp"]) // int(values["decim"]))
+        self.assertGreaterEqual(len(got), len(want) - slack)
+        want = want[:len(got)]
         self.assertGreater(len(want), 1000)
         got = got[:len(want)]
         if out_type == "short":  # truncated sums: a float rounding may move one
