@@ -19,8 +19,11 @@ filter_method parse_filter_method(const std::string& name)
         return filter_method::direct;
     if (name == "fft")
         return filter_method::fft;
-    throw std::invalid_argument(
-        "method: must be \"auto\", \"direct\" or \"fft\", got \"" + name + "\"");
+    if (name == "separable")
+        return filter_method::separable;
+    throw std::invalid_argument("method: must be \"auto\", \"direct\", \"fft\" or "
+                                "\"separable\", got \"" +
+                                name + "\"");
 }
 
 void set_default_filter_method(filter_method method) { s_default_filter_method = method; }

@@ -4,6 +4,7 @@
 #include "fir/fir_computation.h"
 #include <gnuradio/gr_complex.h>
 #include <cstdint>
+#include <stdexcept>
 
 namespace gr {
 namespace gpufilter {
@@ -11,6 +12,10 @@ namespace gpufilter {
 namespace {
 cuda::fir_method engine_method(filter_method m)
 {
+    if (m == filter_method::separable)
+        throw std::invalid_argument("method: separable is a method of the 2D filters "
+                                    "(fir_filter_2d_*); 1D filters take auto, direct "
+                                    "or fft");
     if (m == filter_method::automatic)
         m = get_default_filter_method();
     switch (m) {

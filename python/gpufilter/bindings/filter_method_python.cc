@@ -4,7 +4,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(filter_method.h)                                           */
-/* BINDTOOL_HEADER_FILE_HASH(d8ced47514f824bf5849af2efbcd1a8d) */
+/* BINDTOOL_HEADER_FILE_HASH(e513076f35a14f3c779cfc30cc31f109) */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -21,7 +21,8 @@ void bind_filter_method(py::module& m)
     py::enum_<filter_method>(m, "filter_method", D(filter_method))
         .value("automatic", filter_method::automatic)
         .value("direct", filter_method::direct)
-        .value("fft", filter_method::fft);
+        .value("fft", filter_method::fft)
+        .value("separable", filter_method::separable);
     m.def("parse_filter_method",
           &gr::gpufilter::parse_filter_method,
           py::arg("name"),
