@@ -29,6 +29,8 @@ void bind_fm_demod_bank_vcf(py::module& m);
 void bind_pfb_decimator_ccf(py::module& m);
 void bind_quadrature_demod_cf(py::module& m);
 void bind_rational_resampler(py::module& m);
+void bind_fir_filter_2d(py::module& m);
+void bind_convolve2d(py::module& m);
 void bind_pfb_interpolator_ccf(py::module& m);
 void bind_pfb_synthesizer_ccf(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
@@ -70,6 +72,8 @@ PYBIND11_MODULE(gpufilter_python, m)
     bind_pfb_decimator_ccf(m);
     bind_quadrature_demod_cf(m);
     bind_rational_resampler(m);
+    bind_fir_filter_2d(m);
+    bind_convolve2d(m);
     bind_pfb_interpolator_ccf(m);
     bind_pfb_synthesizer_ccf(m);
     // ) END BINDING_FUNCTION_CALLS
