@@ -95,6 +95,59 @@ class _split_channelizer(gr.hier_block2):
         self.block = block
 
 
+class _rows(gr.hier_block2):
+    """A block on vectors of vlen between scalar streams (stream_to_vector, the block,
+    vector_to_stream), so the table's scalar sources and sinks feed it. The GPU
+    options and unique_id are the inner block's."""
+
+    def __init__(self, block, vlen, size):
+        gr.hier_block2.__init__(self, "rows", gr.io_signature(1, 1, size),
+                                gr.io_signature(1, 1, size))
+        self.block = block
+        self.connect(self, blocks.stream_to_vector(size, vlen), block,
+                     blocks.vector_to_stream(size, vlen), self)
+
+    def on_gpu(self):
+        return self.block.on_gpu()
+
+    def device(self):
+        return self.block.device()
+
+    def unique_id(self):
+        return self.block.unique_id()
+
+
+def _fir2d_reference(vlen):
+    """Rows of SciPy's full 2D convolution, columns cropped as 'same': numpy only."""
+    def reference(inputs, taps):
+        k = np.asarray(taps, dtype=np.complex128)
+        x = np.asarray(inputs[0], dtype=np.complex128)
+        rows = x[:len(x) // vlen * vlen].reshape(-1, vlen)
+        kh, kw = k.shape
+        padded = np.zeros((rows.shape[0] + kh - 1, vlen + kw - 1), np.complex128)
+        padded[kh - 1:, kw - 1 - (kw - 1) // 2:kw - 1 - (kw - 1) // 2 + vlen] = rows
+        y = np.zeros(rows.shape, np.complex128)
+        for i in range(kh):
+            for j in range(kw):
+                y += k[i, j] * padded[kh - 1 - i:kh - 1 - i + rows.shape[0],
+                                      kw - 1 - j:kw - 1 - j + vlen]
+        return [y.reshape(-1)]
+    return reference
+
+
+def _fir2d(name, vlen, shape, ins):
+    size = SIZES[ins]
+
+    def taps(rng):
+        k = rng.uniform(-1, 1, shape)
+        if name.endswith("ccc"):
+            k = k + 1j * rng.uniform(-1, 1, shape)
+        return k.tolist()
+    return entry(name, ins, ins,
+                 lambda t, **o: _rows(getattr(gpufilter, name)(vlen, t, **o), vlen, size),
+                 reference=_fir2d_reference(vlen), taps=taps)
+
+
 def _nlms_reference(inputs, taps):
     e, _ = nlms_reference(inputs[0], inputs[1], 16, 0.5)
     return [e]
@@ -200,6 +253,9 @@ TABLE = [
           lambda t, **o: gpufilter.fm_demod_bank_vcf(1, [0], 3, t, 400e3, 75e3, 75e-6,
                                                      **o),
           lambda t: _fm_chain(3, t, 400e3, 75e3, 75e-6), taps=real_taps(17)),
+    # 2D FIRs: rows of 16 items; gr-filter has none, so the float64 model.
+    _fir2d("fir_filter_2d_fff", 16, (3, 5), "f"),
+    _fir2d("fir_filter_2d_ccc", 16, (4, 3), "c"),
 ]
 
 

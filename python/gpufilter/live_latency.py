@@ -158,6 +158,15 @@ def _chain_reference():
     return firs[0], firs[-1], 1.0, list(zip(firs, firs[1:])), 1
 
 
+def _rows_of(make, vlen):
+    """stream_to_vector(vlen) in front of a block on rows."""
+    def build(*args):
+        to_vec = blocks.stream_to_vector(gr.sizeof_float, vlen)
+        blk = make(*args)
+        return to_vec, blk, 1 / vlen, [(to_vec, blk)], 1
+    return build
+
+
 def _other_cases():
     return [
         case("nlms_filter_ff", "f",
@@ -171,6 +180,11 @@ def _other_cases():
              _one(lambda: blocks.complex_to_real(), 1.0)),
         case("fm_demod_bank_vcf", "c", _bank, _bank_reference),
         case("fir_filter_fff x3 chain", "f", _chain, _chain_reference),
+        # Rows of 64: gr-filter has no 2D filter, so blocks.copy of the same rows.
+        case("fir_filter_2d_fff 5x5", "f",
+             _rows_of(lambda d: gpu.fir_filter_2d_fff(
+                 64, np.full((5, 5), 1 / 25.0), device=d), 64),
+             _rows_of(lambda: blocks.copy(gr.sizeof_float * 64), 64)),
     ]
 
 

@@ -3,7 +3,8 @@
 """The flowgraph benchmarks of device buffers run end to end on small sizes (on the
 CPU fallback where there is no GPU): apps/bench_device_buffers.py gives every row of
 its table, apps/bench_block_times.py reports every block of its two chains, and
-apps/bench_resamplers.py gives a row for each of its cases.
+apps/bench_resamplers.py gives a row for each of its cases, and
+apps/bench_fir2d_flowgraph.py one for each vector length, kernel and kind.
 Their numbers are measured on a GPU host (docs/benchmarks.md); here they must run,
 and say what they measured."""
 
@@ -102,6 +103,22 @@ class qa_bench_apps(gr_unittest.TestCase):
             self.assertIn(f"| {r['case']} |", printed)  # the Markdown table
         if not all(int(r["on_gpu"]) for r in rows):
             self.assertIn("CPU fallback", printed)
+
+    def test_fir2d_flowgraph_benchmark_rows(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "fir2d.csv")
+            printed = run("bench_fir2d_flowgraph.py", "--samples", "4e4", "--repeat", "1",
+                          "--vlens", "64,128", "--kernels", "3,9", "--csv", path)
+            with open(path) as f:
+                rows = list(csv.DictReader(f))
+        self.assertEqual([(r["vlen"], r["kernel"], r["kind"]) for r in rows],
+                         [(v, k, kind) for v in ("64", "128") for k in ("3x3", "9x9")
+                          for kind in ("random", "gaussian")])
+        for r in rows:
+            self.assertGreater(float(r["gpufilter_msps"]), 0.0, r)
+            self.assertGreater(float(r["copy_msps"]), 0.0, r)
+            self.assertIn(r["method"], ("direct", "separable", "fft", "cpu"), r)
+        self.assertIn("blocks.copy", printed)
 
 
 if __name__ == "__main__":

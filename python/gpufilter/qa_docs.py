@@ -15,7 +15,7 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 # The pages and scripts a user reads.
 SHIPPED = (["README.md"]
            + [os.path.join("docs", n) for n in ("architecture.md", "benchmarks.md", "fm_receiver.md",
-                                                "fm_band_receiver.md", "resamplers.md", "convenience_filters.md",
+                                                "fm_band_receiver.md", "resamplers.md", "convenience_filters.md", "fir_2d.md",
                                                 "kernels.md", "xlating_hilbert.md", "nlms.md", "pfb.md",
                                                 "developing.md")]
            + sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "scripts", "*")))

@@ -14,6 +14,7 @@ FLOWGRAPH = os.path.join(HERE, "qa_grc_flowgraph.grc")
 XLATING_FLOWGRAPH = os.path.join(HERE, "qa_grc_xlating_flowgraph.grc")
 NLMS_FLOWGRAPH = os.path.join(HERE, "qa_grc_nlms_flowgraph.grc")
 PFB_FLOWGRAPH = os.path.join(HERE, "qa_grc_pfb_flowgraph.grc")
+FIR2D_FLOWGRAPH = os.path.join(HERE, "qa_grc_fir2d_flowgraph.grc")
 XLATING_DRIVER = """
 import importlib.util, time
 spec = importlib.util.spec_from_file_location("fg", "{script}")
@@ -81,6 +82,18 @@ class qa_grc(grcc_test_case):
              "set_channel_map([1, 6])",
              "gpufilter_pfb.arb_resampler_ccf(", "gpufilter_pfb.arb_resampler_fff("])
         self.assertIn("set_taps(self.taps)", generated)
+        run = subprocess.run([sys.executable, script], env=os.environ.copy(),
+                             capture_output=True, text=True, timeout=120)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+
+    def test_005_fir_2d_compile_and_run(self):
+        script, generated = self.compile(
+            FIR2D_FLOWGRAPH,
+            ["gpufilter.fir_filter_2d_fff(64, numpy.atleast_2d(kernel), (-1), 4096,",
+             "fir_filter_2d_ccc(16, numpy.atleast_2d([[1, 0.5j, 0.25], [0.5, 1j, -1]])",
+             "gpufilter.filter_method.separable, max_latency=0.01)",
+             "fir_filter_2d_ccf(16, numpy.atleast_2d([0.25, 0.5, 0.25]), (-1), 1024,"])
+        self.assertIn("set_taps(numpy.atleast_2d(self.kernel))", generated)
         run = subprocess.run([sys.executable, script], env=os.environ.copy(),
                              capture_output=True, text=True, timeout=120)
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
