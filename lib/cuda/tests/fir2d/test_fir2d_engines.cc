@@ -61,6 +61,9 @@ cuda::device_buffer<T> upload(const std::vector<T>& h)
     cuda::device_buffer<T> d(std::max<std::size_t>(h.size(), 1));
     GPUFILTER_CHECK(
         cudaMemcpy(d.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+    // From pageable memory cudaMemcpy may return before its DMA ends, and the engines
+    // run on non-blocking streams, which do not wait for it.
+    cuda::wait_for_default_stream();
     return d;
 }
 
@@ -88,6 +91,7 @@ void check_window(cuda::fir2d_algorithm<T, Tap>& algorithm,
     const std::vector<T> poison(per_image * images, nan_value<T>());
     GPUFILTER_CHECK(cudaMemcpy(
         d_out.get(), poison.data(), poison.size() * sizeof(T), cudaMemcpyHostToDevice));
+    cuda::wait_for_default_stream();
 
     row_source<T> src;
     src.history = d_history.get();
@@ -299,6 +303,7 @@ void check_stream(fir2d_method m)
                                        x.data() + done * width,
                                        n * width * sizeof(T),
                                        cudaMemcpyHostToDevice));
+            cuda::wait_for_default_stream(); // the engine's stream does not wait for it
             const void* in[] = { d_in.get() };
             void* out[] = { d_out.get() };
             EXPECT_EQ(engine.process(in, n, out, s.get()), static_cast<std::size_t>(n));
