@@ -12,6 +12,7 @@
 #include <pybind11/complex.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <string>
 
 namespace py = pybind11;
 
@@ -93,6 +94,23 @@ void images_device(std::uintptr_t in,
                                              true);
 }
 
+//! convolve2d_images_<suffix> (host arrays) and convolve2d_device_<suffix> (pointers).
+template <class T, class Tap>
+void def_type(py::module& m, const std::string& suffix)
+{
+    m.def(("convolve2d_images_" + suffix).c_str(),
+          &images_host<T, Tap>,
+          py::arg("images"),
+          py::arg("kernel"),
+          py::arg("window"),
+          py::arg("method"),
+          py::arg("device"),
+          D(convolve2d_images));
+    m.def(("convolve2d_device_" + suffix).c_str(),
+          &images_device<T, Tap>,
+          D(convolve2d_images));
+}
+
 } // namespace
 
 void bind_convolve2d(py::module& m)
@@ -116,34 +134,7 @@ void bind_convolve2d(py::module& m)
         .def_readonly("col_offset", &image_window::col_offset);
 
     using gr_complex = std::complex<float>;
-    m.def("convolve2d_images_fff",
-          &images_host<float, float>,
-          py::arg("images"),
-          py::arg("kernel"),
-          py::arg("window"),
-          py::arg("method"),
-          py::arg("device"),
-          D(convolve2d_images));
-    m.def("convolve2d_images_ccf",
-          &images_host<gr_complex, float>,
-          py::arg("images"),
-          py::arg("kernel"),
-          py::arg("window"),
-          py::arg("method"),
-          py::arg("device"),
-          D(convolve2d_images));
-    m.def("convolve2d_images_ccc",
-          &images_host<gr_complex, gr_complex>,
-          py::arg("images"),
-          py::arg("kernel"),
-          py::arg("window"),
-          py::arg("method"),
-          py::arg("device"),
-          D(convolve2d_images));
-    m.def("convolve2d_device_fff", &images_device<float, float>, D(convolve2d_images));
-    m.def(
-        "convolve2d_device_ccf", &images_device<gr_complex, float>, D(convolve2d_images));
-    m.def("convolve2d_device_ccc",
-          &images_device<gr_complex, gr_complex>,
-          D(convolve2d_images));
+    def_type<float, float>(m, "fff");
+    def_type<gr_complex, float>(m, "ccf");
+    def_type<gr_complex, gr_complex>(m, "ccc");
 }
