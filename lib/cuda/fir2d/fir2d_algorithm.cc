@@ -42,8 +42,8 @@ make_fir2d_algorithm(const kernel2d<Tap>& k, fir2d_method method, const fir2d_li
     const auto parts =
         separate_kernel(k, forced ? fir2d_max_forced_terms : fir2d_max_separable_terms);
     const int terms = static_cast<int>(parts.terms.size());
-    if (forced && terms == 0)
-        check_separable(k); // throws, naming the parameter
+    if (forced)
+        check_separable_terms(terms, k.rows, k.cols);
     if (method == fir2d_method::automatic)
         method = choose_fir2d_method(k.rows, k.cols, terms, lim.in_width);
     switch (method) {

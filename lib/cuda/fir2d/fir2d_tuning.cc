@@ -43,15 +43,21 @@ fir2d_method choose_fir2d_method(int kh, int kw, int terms, int /*width*/)
     return separable <= fft ? fir2d_method::separable : fir2d_method::fft;
 }
 
+void check_separable_terms(int terms, int kh, int kw)
+{
+    if (terms == 0)
+        throw std::invalid_argument("method: separable needs a kernel of at most " +
+                                    std::to_string(fir2d_max_forced_terms) +
+                                    " rank-1 terms (numerical rank); this " +
+                                    std::to_string(kh) + "x" + std::to_string(kw) +
+                                    " kernel needs more: use auto, direct or fft");
+}
+
 template <class Tap>
 void check_separable(const kernel2d<Tap>& k)
 {
-    if (separate_kernel(k, fir2d_max_forced_terms).terms.empty())
-        throw std::invalid_argument(
-            "method: separable needs a kernel of at most " +
-            std::to_string(fir2d_max_forced_terms) +
-            " rank-1 terms (numerical rank); this " + std::to_string(k.rows) + "x" +
-            std::to_string(k.cols) + " kernel needs more: use auto, direct or fft");
+    const auto parts = separate_kernel(k, fir2d_max_forced_terms);
+    check_separable_terms(static_cast<int>(parts.terms.size()), k.rows, k.cols);
 }
 
 template void check_separable<float>(const kernel2d<float>&);

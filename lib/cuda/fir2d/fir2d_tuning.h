@@ -29,6 +29,9 @@ fir2d_method choose_fir2d_method(int kh, int kw, int terms, int width);
 //! where it is given, so the GPU and the CPU fallback refuse the same kernels.
 template <class Tap>
 void check_separable(const kernel2d<Tap>& k);
+//! The same, for a kh x kw kernel already separated into `terms` terms (0: more
+//! than fir2d_max_forced_terms).
+void check_separable_terms(int terms, int kh, int kw);
 
 } // namespace cuda
 } // namespace gpufilter

@@ -82,8 +82,9 @@ void raise_bounds_for_fft(fir2d_expected& e,
     double norm = 0.0, largest = 0.0;
     for (const auto& h : k.taps)
         norm += std::norm(as_cd(h));
-    for (const auto& v : x)
-        largest = std::max(largest, std::abs(as_cd(v)));
+    for (const auto& v : x) // NaN marks guard bands between images, not samples
+        if (!std::isnan(std::abs(as_cd(v))))
+            largest = std::max(largest, std::abs(as_cd(v)));
     const double floor = std::sqrt(norm) * largest;
     for (auto& b : e.bound)
         b = std::max(b, floor);

@@ -27,9 +27,9 @@ using cuda::complex;
 // FFT rounding is norm-wise, not per output: every output gets an error of about
 // eps * sqrt(log2(Fr*Fc)) * ||k||_2 * rms(x) (forward transform, product, inverse),
 // however few or small its own terms are. So each output's bound, sum |k||x|, is
-// raised to ||k||_2 * max|x| (fft_floor), and 2e-5 of that is ~300 float32 epsilons:
-// a wide margin over the ~5 eps seen at these sizes (Fr*Fc up to ~2^16), while a
-// wrong row, column or tile gives errors of order one.
+// raised to ||k||_2 * max|x| (raise_bounds_for_fft), and 2e-5 of that is ~300 float32
+// epsilons: a wide margin over the ~5 eps seen at these sizes (Fr*Fc up to ~2^16), while
+// a wrong row, column or tile gives errors of order one.
 constexpr double fft_rel = 2e-5;
 
 template <class T_, class Tap_>
@@ -98,21 +98,6 @@ random_images(long rows, int width, int images, std::size_t stride, std::mt19937
 bool is_poison(float x) { return std::isnan(x); }
 bool is_poison(complex x) { return std::isnan(x.real()); }
 
-//! ||k||_2 * max|x| over the rows the source defines (see fft_rel).
-template <class T, class Tap>
-double fft_floor(const cuda::kernel2d<Tap>& k, const host_rows<T>& h)
-{
-    double k2 = 0.0, xmax = 0.0;
-    for (const Tap& t : k.taps)
-        k2 += std::norm(as_cd(t));
-    for (const T& x : h.history)
-        xmax = std::max(xmax, std::abs(as_cd(x)));
-    for (const T& x : h.input)
-        if (!is_poison(x))
-            xmax = std::max(xmax, std::abs(as_cd(x)));
-    return std::sqrt(k2) * xmax;
-}
-
 /*!
  * v on the device inside guard bands of NaN: a read before or after it poisons a
  * whole tile's transform, and so shows in the outputs. ptr() is null for empty v.
@@ -178,9 +163,8 @@ void run_and_check(cuda::fir2d_fft_engine<T, Tap>& engine,
     EXPECT_EQ(stray, 0) << what << ": outputs written outside the window";
 
     auto want = reference_fir2d(k, h.source(h.history.data(), h.input.data()), win);
-    const double floor = fft_floor(k, h);
-    for (double& b : want.bound)
-        b = std::max(b, floor);
+    raise_bounds_for_fft(want, k, h.history);
+    raise_bounds_for_fft(want, k, h.input);
     expect_fir2d_close(got, want, win, fft_rel, what);
 }
 
