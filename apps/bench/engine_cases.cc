@@ -140,6 +140,8 @@ void one_type(const std::string& type,
     const auto taps_all = random_samples<Tap>(most, 5);
     // The engines' own tuning on this device; the variants change one choice of it.
     const cuda::fir_tuning tuning = cuda::fir_tuning_for_device<In, Tap>();
+    cuda::fir_tuning cufft_only = tuning; // the FFT path before its fused kernel
+    cufft_only.fused_max_size = 0;
     for (int ntaps : o.taps) {
         for (int d : o.decimations) {
             engine_case<In, Tap> c{
@@ -151,6 +153,7 @@ void one_type(const std::string& type,
             // One line per engine with fir_engine's API.
             engine_row<cuda::fir_engine>(c, "gpufilter direct", tuning);
             engine_row<cuda::fft_fir_engine>(c, "gpufilter fft", tuning);
+            engine_row<cuda::fft_fir_engine>(c, "gpufilter fft (cuFFT)", cufft_only);
             engine_row<cuda::fir_engine>(c,
                                          "gpufilter direct (old tiled)",
                                          with_kernel(tuning, cuda::fir_kernel::tiled));

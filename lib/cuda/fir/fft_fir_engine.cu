@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "../common/block_fft_plan.h"
 #include "fft_fir_engine.h"
+#include "fft_fir_fused_kernels.cuh"
 #include "fft_fir_kernels.cuh"
+#include "fft_fir_partitioned_kernels.cuh"
 #include "fir_types.h"
 #include "history_kernels.cuh"
+#include <type_traits>
 #include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
@@ -48,6 +52,19 @@ int auto_fft_size(const fir_tuning& t, int ntaps, int decimation)
     return static_cast<int>(n);
 }
 
+//! Whether the fused kernel runs this size: one was compiled for it, the tuning allows
+//! it, and its points fit the current device's shared memory.
+bool use_fused(const fir_tuning& t, int fft_size)
+{
+    if (!fft_fir_fused::has_kernel(fft_size) || fft_size > t.fused_max_size)
+        return false;
+    int device = 0, optin = 0;
+    GPUFILTER_CHECK(cudaGetDevice(&device));
+    GPUFILTER_CHECK(
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    return fft_fir_fused::shared_bytes(fft_size) <= static_cast<std::size_t>(optin);
+}
+
 } // namespace
 
 template <class In, class Tap>
@@ -83,12 +100,15 @@ void fft_fir_engine<In, Tap>::make_plans(int fft_size, cudaStream_t stream)
     d_fft_work = {};
     d_segments = {};
     d_spectrum = {};
+    d_twiddles = {};
+    d_fused = use_fused(d_tuning, fft_size);
 
     // Batch counts: the largest, then halves down to 1, so that a group of segments
     // runs with at most a quarter of wasted transforms (pick_plan).
+    // The fused path only transforms the taps.
     long long batch = 1;
-    while (batch * 2 <=
-           std::min<long long>(max_batch, d_tuning.fft_group_samples / fft_size))
+    while (!d_fused && batch * 2 <= std::min<long long>(
+                                        max_batch, d_tuning.fft_group_samples / fft_size))
         batch *= 2;
     std::size_t work_bytes = 0;
     for (; batch >= 1; batch /= 2) {
@@ -115,9 +135,28 @@ void fft_fir_engine<In, Tap>::make_plans(int fft_size, cudaStream_t stream)
     }
     d_direct_plans.clear();
     share_work_area(work_bytes);
-    d_segments = device_buffer<complex>(std::size_t(d_batches.front()) * fft_size);
+    if (!d_fused)
+        d_segments = device_buffer<complex>(std::size_t(d_batches.front()) * fft_size);
     d_spectrum = device_buffer<complex>(fft_size);
     d_fft_size = fft_size;
+    if (d_fused)
+        upload_twiddles(stream);
+}
+
+template <class In, class Tap>
+void fft_fir_engine<In, Tap>::upload_twiddles(cudaStream_t stream)
+{
+    // The forward plan's table, then the inverse's (fft_fir_fused_kernels.cuh).
+    auto table = block_fft_twiddles({ d_fft_size, true });
+    const auto inverse = block_fft_twiddles({ d_fft_size, false });
+    table.insert(table.end(), inverse.begin(), inverse.end());
+    d_twiddles = device_buffer<complex>(table.size());
+    GPUFILTER_CHECK(cudaMemcpyAsync(d_twiddles.get(),
+                                    table.data(),
+                                    table.size() * sizeof(complex),
+                                    cudaMemcpyHostToDevice,
+                                    stream));
+    GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // `table` dies on return
 }
 
 template <class In, class Tap>
@@ -183,13 +222,18 @@ template <class In, class Tap>
 void fft_fir_engine<In, Tap>::upload_spectrum(cudaStream_t stream)
 {
     // Taps zero-padded to N and scaled by 1/N (exact for a power of two), so that
-    // cuFFT's unscaled inverse gives the convolution itself. Real taps are promoted:
-    // a real filter's spectrum is conjugate-symmetric, an R2C/C2R path would store and
-    // multiply half of it, and transform half as much for real input.
-    std::vector<complex> padded(d_fft_size, complex(0.0f, 0.0f));
+    // the unscaled inverse gives the convolution itself; partitioned, partition p's
+    // N/2 taps in row p. Real taps are promoted: a real filter's spectrum is
+    // conjugate-symmetric, an R2C/C2R path would store and multiply half of it, and
+    // transform half as much for real input.
+    const int rows = std::max(d_partitions, 1);
+    const std::size_t span = d_partitions ? d_fft_size / 2 : d_taps.size();
+    std::vector<complex> padded(std::size_t(rows) * d_fft_size, complex(0.0f, 0.0f));
     const float scale = 1.0f / static_cast<float>(d_fft_size);
     for (std::size_t j = 0; j < d_taps.size(); ++j)
-        padded[j] = complex(d_taps[j]) * scale;
+        padded[j / span * d_fft_size + j % span] = complex(d_taps[j]) * scale;
+    if (d_spectrum.size() != padded.size())
+        d_spectrum = device_buffer<complex>(padded.size());
     GPUFILTER_CHECK(cudaMemcpyAsync(d_spectrum.get(),
                                     padded.data(),
                                     padded.size() * sizeof(complex),
@@ -197,8 +241,10 @@ void fft_fir_engine<In, Tap>::upload_spectrum(cudaStream_t stream)
                                     stream));
     const cufftHandle one = d_plans.back().get(); // batch 1
     GPUFILTER_CHECK(cufftSetStream(one, stream));
-    GPUFILTER_CHECK(cufftExecC2C(
-        one, as_cufft(d_spectrum.get()), as_cufft(d_spectrum.get()), CUFFT_FORWARD));
+    for (int r = 0; r < rows; ++r) {
+        auto* row = as_cufft(d_spectrum.get() + std::size_t(r) * d_fft_size);
+        GPUFILTER_CHECK(cufftExecC2C(one, row, row, CUFFT_FORWARD));
+    }
     GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // `padded` dies on return
 }
 
@@ -207,20 +253,40 @@ void fft_fir_engine<In, Tap>::set_taps(const std::vector<Tap>& taps, cudaStream_
 {
     const int D = d_state.decimation();
     check_parameters(taps, D, d_auto_size ? 0 : d_fft_size);
-    const int size = d_auto_size
-                         ? auto_fft_size(d_tuning, static_cast<int>(taps.size()), D)
-                         : d_fft_size;
+    const int ntaps = static_cast<int>(taps.size());
+    int size = d_auto_size ? auto_fft_size(d_tuning, ntaps, D) : d_fft_size;
+    // An automatic size below ntaps - 1 + D (half a segment new) is the partitioned
+    // path's, where this device runs it; otherwise cuFFT's size rule.
+    const long long needed = 2LL * (ntaps - 1 + D);
+    int partitions = 0;
+    if (d_auto_size && size < needed) {
+        if (use_fused(d_tuning, size) && fft_fir_partitioned::has_kernel(size)) {
+            partitions = (ntaps + size / 2 - 1) / (size / 2);
+        } else {
+            fir_tuning cufft_only = d_tuning;
+            cufft_only.fused_max_size = 0;
+            size = auto_fft_size(cufft_only, ntaps, D);
+        }
+    }
     const std::size_t new_len = taps.size() - 1;
     d_taps = taps;
     if (d_plans.empty() || size != d_fft_size)
         make_plans(size, stream);
+    if (partitions != d_partitions) {
+        GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // queued work may use them
+        d_partitions = partitions;
+        if (partitions) // else make_plans has sized d_segments for its path
+            d_segments = device_buffer<complex>(
+                std::size_t(partition_group_blocks() + partitions - 1) * size);
+    }
     // Each segment yields N - H exact outputs at full rate; using a multiple of D of
     // them puts every segment's first kept output at the same place (see the kernels).
-    const int advance = static_cast<int>((d_fft_size - new_len) / D * D);
-    if (advance != d_advance || d_direct_plans.empty()) {
-        d_advance = advance;
+    const int advance =
+        d_partitions ? 0 : static_cast<int>((d_fft_size - new_len) / D * D);
+    const bool replan = advance != d_advance || d_direct_plans.empty();
+    d_advance = advance;
+    if (!d_fused && !d_partitions && replan)
         make_direct_plans(stream);
-    }
     upload_spectrum(stream);
     d_state.resize_history(new_len, stream);
 }
@@ -306,6 +372,71 @@ void fft_fir_engine<In, Tap>::run_segments(const Src& src,
 }
 
 template <class In, class Tap>
+template <class Src, class OutT>
+void fft_fir_engine<In, Tap>::run_fused(const Src& src,
+                                        long long first,
+                                        long long segments,
+                                        long long nout,
+                                        OutT* out,
+                                        cudaStream_t stream)
+{
+    // Real samples through real taps: two segments per complex transform.
+    constexpr bool pack = std::is_same_v<In, float> && std::is_same_v<Tap, float>;
+    const fft_fir_fused::geometry g{ first,
+                                     d_advance,
+                                     static_cast<int>(d_state.history_len()),
+                                     d_state.decimation(),
+                                     d_advance / d_state.decimation(),
+                                     0,
+                                     nout,
+                                     segments };
+    const auto spectrum = reinterpret_cast<const float2*>(d_spectrum.get());
+    const auto twiddles = reinterpret_cast<const float2*>(d_twiddles.get());
+    with_epilogue(d_state, [&](auto epilogue) {
+        fft_fir_fused::launch<pack>(
+            d_fft_size, src, g, spectrum, twiddles, out, epilogue, stream);
+    });
+}
+
+template <class In, class Tap>
+long long fft_fir_engine<In, Tap>::partition_group_blocks() const
+{
+    // Blocks per pair of launches: their spectra, group * N * 8 bytes, stay in L2
+    // between the forward and the inverse launch.
+    return std::max<long long>(1, d_tuning.partition_group_samples / (d_fft_size / 2));
+}
+
+template <class In, class Tap>
+template <class Src, class OutT>
+void fft_fir_engine<In, Tap>::run_partitioned(
+    const Src& src, long long first, long long nout, OutT* out, cudaStream_t stream)
+{
+    constexpr bool pack = std::is_same_v<In, float> && std::is_same_v<Tap, float>;
+    const long long B = d_fft_size / 2;
+    const long long D = d_state.decimation();
+    const long long H = static_cast<long long>(d_state.history_len());
+    const long long blocks = (nout - 1) * D / B + 1;
+    const long long group = partition_group_blocks();
+    const auto spectrum = reinterpret_cast<const float2*>(d_spectrum.get());
+    const auto twiddles = reinterpret_cast<const float2*>(d_twiddles.get());
+    auto* spectra = reinterpret_cast<float2*>(d_segments.get());
+    for (long long b0 = 0; b0 < blocks; b0 += group) {
+        const long long count = std::min(group, blocks - b0);
+        const fft_fir_partitioned::geometry g{ first + H - (B - 1) + b0 * B,
+                                               b0 * B,
+                                               d_partitions,
+                                               count,
+                                               pack ? (count + 1) / 2 : count,
+                                               static_cast<int>(D),
+                                               nout };
+        with_epilogue(d_state, [&](auto epilogue) {
+            fft_fir_partitioned::launch<pack>(
+                d_fft_size, src, g, spectrum, twiddles, spectra, out, epilogue, stream);
+        });
+    }
+}
+
+template <class In, class Tap>
 std::size_t fft_fir_engine<In, Tap>::process(const In* d_in,
                                              std::size_t n,
                                              out_type* d_out,
@@ -316,12 +447,22 @@ std::size_t fft_fir_engine<In, Tap>::process(const In* d_in,
         const auto src = history_view(d_state, d_in, n);
         const long long N = d_fft_size;
         const long long H = static_cast<long long>(d_state.history_len());
-        const long long L = d_advance;
-        const long long Q = L / d_state.decimation();
         const auto nout = static_cast<long long>(noutputs);
-        const long long segments = (nout + Q - 1) / Q;
         const auto first = static_cast<long long>(d_state.phase());
         const auto out = reinterpret_cast<device_t<out_type>*>(d_out);
+        if (d_partitions) { // blocks of fft_size / 2, no segment advance
+            run_partitioned(src, first, nout, out, stream);
+            d_state.advance(d_in, n, stream);
+            return noutputs;
+        }
+        const long long L = d_advance;
+        const long long Q = L / d_state.decimation();
+        const long long segments = (nout + Q - 1) / Q;
+        if (d_fused) {
+            run_fused(src, first, segments, nout, out, stream);
+            d_state.advance(d_in, n, stream);
+            return noutputs;
+        }
 
         // Segments that start in the history, or run past the input, are built by a
         // kernel; those in between (all but a few of a long call) are read in place

@@ -93,6 +93,13 @@ public:
 
     //! The FFT size in use (samples per segment).
     int fft_size() const { return d_fft_size; }
+    //! Whether calls run the fused kernel (load, FFT, spectrum, inverse FFT and store
+    //! in one pass; sizes 1024 to 16384 where the device's shared memory holds them)
+    //! rather than cuFFT and the passes around it.
+    bool fused() const { return d_fused; }
+    //! Partitions of the taps on the partitioned path (filters longer than half the
+    //! largest fused size, automatic fft_size only), else 0.
+    int partitions() const { return d_partitions; }
 
     /*!
      * The automatic FFT size with the current device's tuning (fir_fft_size_for): on
@@ -109,6 +116,20 @@ private:
     void make_direct_plans_now();
     void share_work_area(std::size_t bytes);
     void upload_spectrum(cudaStream_t stream);
+    void upload_twiddles(cudaStream_t stream);
+    //! The whole call by the partitioned kernels (fft_fir_partitioned_kernels.cuh).
+    template <class Src, class OutT>
+    void run_partitioned(
+        const Src& src, long long first, long long nout, OutT* out, cudaStream_t stream);
+    long long partition_group_blocks() const;
+    //! The whole call's segments by the fused kernel (fft_fir_fused_kernels.cuh).
+    template <class Src, class OutT>
+    void run_fused(const Src& src,
+                   long long first,
+                   long long segments,
+                   long long nout,
+                   OutT* out,
+                   cudaStream_t stream);
     //! Filters segments [begin, end) of a call in groups; `direct`: they lie wholly in
     //! the caller's (complex) input, so the forward FFT reads it in place.
     template <class Src, class OutT>
@@ -137,6 +158,14 @@ private:
     device_buffer<char> d_fft_work;    // cuFFT's work area, shared by all plans
     device_buffer<complex> d_segments; // d_batches[0] * fft_size
     device_buffer<complex> d_spectrum; // fft_size: FFT(taps zero-padded) / fft_size
+    // Sizes the fused kernel runs (fft_fir_fused_kernels.cuh): one pass per call, no
+    // segment buffer, only the batch-1 plan (for the spectrum) and its twiddles.
+    bool d_fused = false;
+    device_buffer<complex> d_twiddles;
+    // Filters longer than half the largest fused size: the taps in d_partitions
+    // partitions of fft_size/2 (fft_fir_partitioned_kernels.cuh), d_spectrum one row
+    // each, d_segments a group's segment spectra; 0 otherwise.
+    int d_partitions = 0;
 };
 
 } // namespace cuda

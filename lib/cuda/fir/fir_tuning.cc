@@ -23,11 +23,12 @@ int fmas_per_tap(fir_types types)
 fir_tuning sm_90(fir_types types)
 {
     fir_tuning t;
-    // The direct form's rate falls as 1/(taps per kept output), the FFT path's stays at
-    // 30-45 GS/s: they cross at about 480 taps per kept output for fff, 270 for ccf and
-    // 155 for ccc, at D = 1 and D = 8. That is 512 FMAs per kept output over the FMAs of
-    // a tap: 512 fff, 256 ccf and fcc, 128 ccc.
-    t.fft_taps_per_output = 512 / fmas_per_tap(types);
+    // The direct form's rate falls as 1/(taps per kept output), the fused FFT path's
+    // stays at 110-200 GS/s up to 512 taps (H200, D = 1): at 64 taps ccf direct 113.3
+    // against FFT 117.6, fff 180.5 against 200.6; ccc 75.4 against 121.7, at 16 taps
+    // 154.0 against 120.8. That is 128 FMAs per kept output over the FMAs of a tap:
+    // 128 fff, 64 ccf and fcc, 32 ccc.
+    t.fft_taps_per_output = 128 / fmas_per_tap(types);
     // With few taps per phase at D >= 4, fir_blocked's staging of strided samples costs
     // more than it saves: ccf 16 taps at D = 8, fir_untiled 199.7 GS/s against 133.0;
     // fff 16 taps at D = 8, 350.9 against 197.0; but ccf 32 taps at D = 4, 104.1
@@ -63,6 +64,20 @@ fir_tuning sm_90(fir_types types)
     t.fft_taps_factor = 8;
     t.fft_min_size = 4096;
     t.fft_max_auto_size = 262144;
+    // The fused kernel, bench_fir --fft-sizes on an H200 (ccf, GS/s): up to 512 taps
+    // N = 2048 is best (122, 118, 109 at 64, 256, 512 taps, against 114, 105, 82 at
+    // 1024), then 4096 at 1024 taps (85.6), 8192 at 2048 (75.0), 16384 at 4096 and
+    // 8192 (67.3, 50.2): 4 * ntaps from 2048 up. Partitioned, 16384 points beat 8192
+    // (ccf 16384 taps: 28.1 against 25.6), and the spectra of 2^22 samples per pair of
+    // launches beat 2^20 (fff: 49.8 against 28.8; larger gains little for 64 MB).
+    // Complex samples gain little from partitions (ccf 16384 taps: 28.1 against cuFFT's
+    // 24.5; 32768 taps: 23.1 against 24.3), real ones much (fff: 49.8 against 23.3;
+    // 32768 taps 41.7 against 23.3): two partitions at most for complex, eight for real.
+    t.fused_max_size = 16384;
+    t.fused_taps_factor = 4;
+    t.fused_min_size = 2048;
+    t.fused_max_partitions = types.complex_input || types.complex_taps ? 2 : 8;
+    t.partition_group_samples = 1LL << 22;
     return t;
 }
 
@@ -100,6 +115,10 @@ void check_fir_tuning(const fir_tuning& t)
         { "fft_taps_factor", t.fft_taps_factor },
         { "fft_min_size", t.fft_min_size },
         { "fft_max_auto_size", t.fft_max_auto_size },
+        { "fused_taps_factor", t.fused_taps_factor },
+        { "fused_min_size", t.fused_min_size },
+        { "fused_max_partitions", t.fused_max_partitions },
+        { "partition_group_samples", t.partition_group_samples },
     };
     for (const auto& [name, value] : rules)
         if (value < 1)
@@ -118,6 +137,12 @@ void check_fir_tuning(const fir_tuning& t)
             throw std::invalid_argument(std::string(name) +
                                         ": must be 32, 64, 128 or 256, got " +
                                         std::to_string(value));
+    if (t.fused_max_size < 0 || (t.fused_max_size & (t.fused_max_size - 1)) != 0)
+        throw std::invalid_argument("fused_max_size: must be 0 or a power of two, got " +
+                                    std::to_string(t.fused_max_size));
+    if ((t.fused_min_size & (t.fused_min_size - 1)) != 0)
+        throw std::invalid_argument("fused_min_size: must be a power of two, got " +
+                                    std::to_string(t.fused_min_size));
     if ((t.fft_min_size & (t.fft_min_size - 1)) != 0)
         throw std::invalid_argument("fft_min_size: must be a power of two, got " +
                                     std::to_string(t.fft_min_size));
@@ -168,11 +193,23 @@ int fir_block_threads_for(const fir_tuning& t, fir_kernel kernel, int decimation
 
 long long fir_fft_size_for(const fir_tuning& t, int ntaps, int decimation)
 {
+    const long long needed = 2LL * (ntaps - 1 + decimation); // half a segment new
+    if (t.fused_max_size > 0) {
+        long long f = t.fused_min_size;
+        while (f < static_cast<long long>(t.fused_taps_factor) * ntaps &&
+               f < t.fused_max_size)
+            f *= 2;
+        if (f <= t.fused_max_size && f >= needed)
+            return f;
+        const long long half = t.fused_max_size / 2;
+        if ((ntaps + half - 1) / half <= t.fused_max_partitions)
+            return t.fused_max_size; // partitioned
+    }
     long long n = t.fft_min_size;
     while (n < static_cast<long long>(t.fft_taps_factor) * ntaps &&
            n < t.fft_max_auto_size)
         n *= 2;
-    while (n < 2LL * (ntaps - 1 + decimation))
+    while (n < needed)
         n *= 2;
     return n;
 }

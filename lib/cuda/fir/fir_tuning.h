@@ -83,6 +83,21 @@ struct fir_tuning {
     int fft_taps_factor = 0;
     int fft_min_size = 0;
     int fft_max_auto_size = 0;
+    //! FFT path, the fused kernel (one pass per call, fft_fir_fused_kernels.cuh): it
+    //! runs sizes up to fused_max_size (0: never; at most 16384, and only where the
+    //! device's shared memory holds the points). The automatic size is first the
+    //! smallest power of two >= fused_taps_factor * ntaps, clamped to
+    //! [fused_min_size, fused_max_size], where that leaves at least half of a
+    //! segment new samples.
+    //! Longer filters, up to fused_max_partitions * fused_max_size / 2 taps, are cut
+    //! into partitions of fused_max_size / 2 (uniformly partitioned overlap-save) at
+    //! the automatic size fused_max_size; the spectra of about
+    //! partition_group_samples input samples are made per pair of launches.
+    int fused_max_size = 0;
+    int fused_taps_factor = 0;
+    int fused_min_size = 0;
+    int fused_max_partitions = 0;
+    long long partition_group_samples = 0;
 };
 
 //! The table's tuning for architecture `arch` (10 * major + minor, 0 for no device)
@@ -127,9 +142,10 @@ fir_kernel fir_kernel_for(const fir_tuning& t, int ntaps, int decimation);
 //! t.block_threads unless 0, else the rule.
 int fir_block_threads_for(const fir_tuning& t, fir_kernel kernel, int decimation);
 
-//! The FFT path's automatic size: the clamped power of two (see fir_tuning), then
-//! doubled while less than half of a segment would be new samples
-//! (N < 2 * (ntaps - 1 + decimation)). Unbounded: the engine checks its largest size.
+//! The FFT path's automatic size: the fused size (see fir_tuning) where it leaves half
+//! of a segment new samples (N >= 2 * (ntaps - 1 + decimation)); else the clamped
+//! power of two, doubled while less than half of a segment would be new samples.
+//! Unbounded: the engine checks its largest size.
 long long fir_fft_size_for(const fir_tuning& t, int ntaps, int decimation);
 
 //! "auto", "direct" or "fft": what a block reports (the block layer parses the

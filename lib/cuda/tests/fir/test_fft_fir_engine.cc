@@ -10,6 +10,7 @@
 #include <cmath>
 #include <string>
 #include <thread>
+#include <utility>
 
 namespace gr {
 namespace gpufilter {
@@ -104,13 +105,23 @@ TYPED_TEST(fft_fir_test, long_call_spans_several_batches)
 {
     using In = typename TypeParam::In;
     using Tap = typename TypeParam::Tap;
-    // fft_size 4096 runs at most 1024 segments per cuFFT launch (4.2M samples at 31
-    // taps): 4.4M samples in one call needs several groups, of several batch counts.
+    // On the cuFFT path fft_size 4096 runs at most 1024 segments per launch (4.2M
+    // samples at 31 taps): 4.4M samples in one call needs several groups, of several
+    // batch counts. The fused path runs them in one launch.
     const auto taps = random_vector<Tap>(31, this->rng);
     const auto x = random_vector<In>(4477777, this->rng);
+    auto cufft_only = cuda::fir_tuning_for_device<In, Tap>();
+    cufft_only.fused_max_size = 0;
     for (int D : { 1, 5 }) {
-        cuda::fft_fir_engine<In, Tap> engine(taps, D);
+        cuda::fft_fir_engine<In, Tap> engine(taps, D, 0, cufft_only);
         ASSERT_EQ(engine.fft_size(), 4096);
+        ASSERT_FALSE(engine.fused());
+        cuda::fft_fir_engine<In, Tap> fused(taps, D, 4096);
+        ASSERT_TRUE(fused.fused());
+        EXPECT_LE(relative_error(run_engine(fused, x, { 4477777 }),
+                                 reference_fir_mt(x, taps, D)),
+                  fft_tolerance)
+            << "fused, D=" << D;
         const auto y = run_engine(engine, x, { 4400000, 77777 });
         EXPECT_LE(relative_error(y, reference_fir_mt(x, taps, D)), fft_tolerance)
             << "D=" << D;
@@ -124,13 +135,45 @@ TYPED_TEST(fft_fir_test, explicit_fft_size_matches_reference)
     const auto taps = random_vector<Tap>(500, this->rng);
     const auto x = random_vector<In>(30001, this->rng);
     // The smallest legal size (one kept output per segment at D = 7), a
-    // non-power of two, and a large one.
-    for (int size : { 500 - 1 + 7, 3000, 1 << 16 }) {
+    // non-power of two, a large one (cuFFT), and every size of the fused kernel.
+    for (int size : { 500 - 1 + 7, 3000, 1 << 16, 1024, 2048, 4096, 8192, 16384 }) {
         cuda::fft_fir_engine<In, Tap> engine(taps, 7, size);
         EXPECT_EQ(engine.fft_size(), size);
+        const bool power_of_two = (size & (size - 1)) == 0;
+        EXPECT_EQ(engine.fused(), power_of_two && size >= 1024 && size <= 16384)
+            << "fft_size=" << size;
         const auto y = run_engine(engine, x, { 999, 0, 12345 });
         EXPECT_LE(relative_error(y, reference_fir_mt(x, taps, 7)), fft_tolerance)
             << "fft_size=" << size;
+    }
+}
+
+TYPED_TEST(fft_fir_test, partitioned_path_matches_reference)
+{
+    using In = typename TypeParam::In;
+    using Tap = typename TypeParam::Tap;
+    // Groups of 3 blocks: a call of 60000 samples spans several groups (and an odd
+    // block count, which real samples pack in pairs).
+    auto partitioned = cuda::fir_tuning_for_device<In, Tap>();
+    partitioned.fused_max_partitions = 8; // the default for real samples only
+    auto small_groups = partitioned;
+    small_groups.partition_group_samples = 3 * 8192;
+    const auto x = random_vector<In>(60013, this->rng);
+    for (const int ntaps : { 8193, 16384, 20000 }) {
+        const auto taps = random_vector<Tap>(ntaps, this->rng);
+        for (const int D : { 1, 3 }) {
+            const auto want = reference_fir_mt(x, taps, D);
+            cuda::fft_fir_engine<In, Tap> engine(taps, D, 0, partitioned);
+            cuda::fft_fir_engine<In, Tap> grouped(taps, D, 0, small_groups);
+            ASSERT_EQ(engine.partitions(), (ntaps + 8191) / 8192);
+            ASSERT_EQ(engine.fft_size(), 16384);
+            EXPECT_LE(relative_error(run_engine(engine, x, { 1, 8191, 0, 30000 }), want),
+                      fft_tolerance)
+                << "ntaps=" << ntaps << " D=" << D;
+            EXPECT_LE(relative_error(run_engine(grouped, x, { x.size() }), want),
+                      fft_tolerance)
+                << "groups of 3, ntaps=" << ntaps << " D=" << D;
+        }
     }
 }
 
@@ -141,9 +184,12 @@ TYPED_TEST(fft_fir_test, set_taps_keeps_stream_alignment)
     const int D = 3;
     const auto x = random_vector<In>(40000, this->rng);
     const std::size_t split = 19998; // a multiple of D: the switch falls on an output
-    // 1500 taps need a larger automatic fft_size: the engine re-plans.
-    for (int second_len : { 50, 17, 1500 }) {
-        const auto taps1 = random_vector<Tap>(50, this->rng);
+    // 1500 taps need a larger automatic fft_size: the engine re-plans; 9000 taps
+    // switch to the partitioned path, and back.
+    const std::pair<int, int> lengths[] = { { 50, 50 },   { 50, 17 },   { 50, 1500 },
+                                            { 50, 9000 }, { 9000, 50 }, { 9000, 17000 } };
+    for (const auto& [first_len, second_len] : lengths) {
+        const auto taps1 = random_vector<Tap>(first_len, this->rng);
         const auto taps2 = random_vector<Tap>(second_len, this->rng);
         cuda::fft_fir_engine<In, Tap> engine(taps1, D);
         cuda::stream s;
@@ -154,9 +200,10 @@ TYPED_TEST(fft_fir_test, set_taps_keeps_stream_alignment)
         EXPECT_EQ(engine.ntaps(), second_len);
         const auto y2 = run_engine(engine, tail, { 999 });
 
-        // After the switch the engine knows only the last 49 samples; older ones are 0.
+        // After the switch the engine knows only the last first_len - 1 samples;
+        // older ones are 0.
         std::vector<In> seen = x;
-        for (std::size_t i = 0; i + 49 < split; ++i)
+        for (std::size_t i = 0; i + first_len - 1 < split; ++i)
             seen[i] = In(0);
         const auto want1 = reference_fir_mt(head, taps1, D);
         auto want2 = reference_fir_mt(seen, taps2, D);
@@ -164,7 +211,8 @@ TYPED_TEST(fft_fir_test, set_taps_keeps_stream_alignment)
         EXPECT_LE(relative_error(y1, want1), fft_tolerance);
         ASSERT_EQ(y2.size(), want2.size());
         EXPECT_LE(relative_error(y2, want2), fft_tolerance)
-            << "second_len=" << second_len << " fft_size=" << engine.fft_size();
+            << "first_len=" << first_len << " second_len=" << second_len
+            << " fft_size=" << engine.fft_size();
     }
 }
 
@@ -266,14 +314,22 @@ TEST(fft_fir_engine_errors, bad_parameters_name_the_parameter)
 TEST(fft_fir_engine_errors, default_fft_size_follows_the_documented_rule)
 {
     using engine = cuda::fft_fir_engine<complex, float>;
-    EXPECT_EQ(engine::default_fft_size(1, 1), 4096);
-    EXPECT_EQ(engine::default_fft_size(512, 1), 4096);
-    EXPECT_EQ(engine::default_fft_size(1024, 1), 8192);
-    EXPECT_EQ(engine::default_fft_size(1025, 1), 16384);
-    EXPECT_EQ(engine::default_fft_size(4096, 1), 32768);
-    EXPECT_EQ(engine::default_fft_size(16384, 64), 131072);
-    EXPECT_EQ(engine::default_fft_size(16384, 20000), 131072);
-    EXPECT_EQ(engine::default_fft_size(16384, 70000), 262144); // half-useful rule
+    // The fused sizes: 4 * ntaps in [2048, 16384] with half a segment new...
+    EXPECT_EQ(engine::default_fft_size(1, 1), 2048);
+    EXPECT_EQ(engine::default_fft_size(512, 1), 2048);
+    EXPECT_EQ(engine::default_fft_size(1024, 1), 4096);
+    EXPECT_EQ(engine::default_fft_size(1025, 1), 8192);
+    EXPECT_EQ(engine::default_fft_size(4096, 1), 16384);
+    EXPECT_EQ(engine::default_fft_size(4096, 4097), 16384);
+    EXPECT_EQ(engine::default_fft_size(8192, 1), 16384);
+    // Longer, or decimating by more, up to 2 partitions of 8192 taps (complex
+    // samples): the partitioned path at 16384...
+    EXPECT_EQ(engine::default_fft_size(4096, 4098), 16384);
+    EXPECT_EQ(engine::default_fft_size(8193, 1), 16384);
+    EXPECT_EQ(engine::default_fft_size(16384, 64), 16384);
+    // ...then cuFFT's rule.
+    EXPECT_EQ(engine::default_fft_size(16385, 1), 262144);
+    EXPECT_EQ(engine::default_fft_size(65536, 1), 262144);
     EXPECT_EQ(engine::default_fft_size(100000, 1), 262144);
 }
 

@@ -25,11 +25,11 @@ using cuda::fir_types;
 const fir_types fff{ false, false }, ccf{ true, false }, ccc{ true, true },
     fcc{ false, true };
 
-// choose_fir_method: the FFT path from 512 / (FMAs per tap) taps per kept output.
-fir_method former_method(fir_types t, std::size_t ntaps, int decimation)
+// choose_fir_method: the FFT path from 128 / (FMAs per tap) taps per kept output.
+fir_method documented_method(fir_types t, std::size_t ntaps, int decimation)
 {
     const std::size_t fmas_per_tap = (t.complex_input ? 2 : 1) * (t.complex_taps ? 2 : 1);
-    const std::size_t crossover_taps_per_output = 512 / fmas_per_tap;
+    const std::size_t crossover_taps_per_output = 128 / fmas_per_tap;
     return ntaps >= crossover_taps_per_output * static_cast<std::size_t>(decimation)
                ? fir_method::fft
                : fir_method::direct;
@@ -85,19 +85,19 @@ const char* name(fir_kernel k)
 
 TEST(fir_tuning, crossover_to_the_fft_path_at_the_measured_taps_per_output)
 {
-    EXPECT_EQ(cuda::fir_tuning_for(90, fff).fft_taps_per_output, 512);
-    EXPECT_EQ(cuda::fir_tuning_for(90, ccf).fft_taps_per_output, 256);
-    EXPECT_EQ(cuda::fir_tuning_for(90, fcc).fft_taps_per_output, 256);
-    EXPECT_EQ(cuda::fir_tuning_for(90, ccc).fft_taps_per_output, 128);
+    EXPECT_EQ(cuda::fir_tuning_for(90, fff).fft_taps_per_output, 128);
+    EXPECT_EQ(cuda::fir_tuning_for(90, ccf).fft_taps_per_output, 64);
+    EXPECT_EQ(cuda::fir_tuning_for(90, fcc).fft_taps_per_output, 64);
+    EXPECT_EQ(cuda::fir_tuning_for(90, ccc).fft_taps_per_output, 32);
     // The engines' types, as they key the table (int16 input is real).
     EXPECT_EQ((cuda::fir_tuning_for_device<std::int16_t, complex>().fft_taps_per_output),
-              256);
+              64);
     const fir_tuning t = cuda::fir_tuning_for(90, ccf);
     const auto automatic = fir_method::automatic;
-    EXPECT_EQ(cuda::fir_method_for(t, 255, 1, automatic), fir_method::direct);
-    EXPECT_EQ(cuda::fir_method_for(t, 256, 1, automatic), fir_method::fft);
-    EXPECT_EQ(cuda::fir_method_for(t, 2047, 8, automatic), fir_method::direct);
-    EXPECT_EQ(cuda::fir_method_for(t, 2048, 8, automatic), fir_method::fft);
+    EXPECT_EQ(cuda::fir_method_for(t, 63, 1, automatic), fir_method::direct);
+    EXPECT_EQ(cuda::fir_method_for(t, 64, 1, automatic), fir_method::fft);
+    EXPECT_EQ(cuda::fir_method_for(t, 511, 8, automatic), fir_method::direct);
+    EXPECT_EQ(cuda::fir_method_for(t, 512, 8, automatic), fir_method::fft);
     // A method asked for is the method.
     EXPECT_EQ(cuda::fir_method_for(t, 100000, 1, fir_method::direct), fir_method::direct);
     EXPECT_EQ(cuda::fir_method_for(t, 1, 1, fir_method::fft), fir_method::fft);
@@ -106,15 +106,15 @@ TEST(fir_tuning, crossover_to_the_fft_path_at_the_measured_taps_per_output)
         for (int D = 1; D <= 70; ++D)
             for (std::size_t ntaps = 1; ntaps <= 40000; ntaps += 1 + ntaps / 64)
                 ASSERT_EQ(cuda::fir_method_for(u, ntaps, D, automatic),
-                          former_method(types, ntaps, D))
+                          documented_method(types, ntaps, D))
                     << "ntaps=" << ntaps << " D=" << D;
         // Exactly at and below each crossover.
         for (int D : { 1, 2, 3, 7, 8, 1000 }) {
             const std::size_t at = std::size_t(u.fft_taps_per_output) * D;
             EXPECT_EQ(cuda::fir_method_for(u, at, D, automatic),
-                      former_method(types, at, D));
+                      documented_method(types, at, D));
             EXPECT_EQ(cuda::fir_method_for(u, at - 1, D, automatic),
-                      former_method(types, at - 1, D));
+                      documented_method(types, at - 1, D));
         }
     }
 }
@@ -180,19 +180,41 @@ TEST(fir_tuning, fft_sizes_and_groups)
 {
     const fir_tuning t = cuda::fir_tuning_for(90, ccf);
     EXPECT_EQ(t.fft_group_samples, 1LL << 22);
-    // The documented size rule (docs/kernels.md, "Size rule").
-    EXPECT_EQ(cuda::fir_fft_size_for(t, 1, 1), 4096);
-    EXPECT_EQ(cuda::fir_fft_size_for(t, 512, 1), 4096);
-    EXPECT_EQ(cuda::fir_fft_size_for(t, 1024, 1), 8192);
-    EXPECT_EQ(cuda::fir_fft_size_for(t, 1025, 1), 16384);
-    EXPECT_EQ(cuda::fir_fft_size_for(t, 4096, 1), 32768);
-    EXPECT_EQ(cuda::fir_fft_size_for(t, 16384, 64), 131072);
-    EXPECT_EQ(cuda::fir_fft_size_for(t, 16384, 70000), 262144); // half-useful rule
+    // The documented size rule (docs/kernels.md, "Size rule"): the fused kernel's
+    // sizes first, 4 * ntaps in [2048, 16384] where half a segment is new...
+    EXPECT_EQ(t.fused_max_size, 16384);
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 1, 1), 2048);
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 1024, 1), 4096);
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 1025, 1), 8192);
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 4096, 1), 16384);
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 8192, 1), 16384);
+    // ...longer filters up to 2 partitions of 8192 taps (8 for real samples) at 16384
+    // (partitioned)...
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 8193, 1), 16384);
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 16384, 70000), 16384);
+    EXPECT_EQ(cuda::fir_fft_size_for(cuda::fir_tuning_for(90, fff), 65536, 1), 16384);
+    // ...then cuFFT's, the former rule.
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 16385, 1), 262144);
+    EXPECT_EQ(cuda::fir_fft_size_for(cuda::fir_tuning_for(90, fff), 65537, 1), 262144);
     EXPECT_EQ(cuda::fir_fft_size_for(t, 100000, 1), 262144);
+    fir_tuning cufft_only = t;
+    cufft_only.fused_max_size = 0;
+    EXPECT_EQ(cuda::fir_fft_size_for(cufft_only, 1, 1), 4096);
+    EXPECT_EQ(cuda::fir_fft_size_for(cufft_only, 4096, 1), 32768);
     for (int ntaps = 1; ntaps <= 300000; ntaps += 1 + ntaps / 16)
-        for (int D : { 1, 2, 7, 64, 1000, 100000 })
-            ASSERT_EQ(cuda::fir_fft_size_for(t, ntaps, D), former_fft_size(ntaps, D))
+        for (int D : { 1, 2, 7, 64, 1000, 100000 }) {
+            ASSERT_EQ(cuda::fir_fft_size_for(cufft_only, ntaps, D),
+                      former_fft_size(ntaps, D))
                 << "ntaps=" << ntaps << " D=" << D;
+            const long long n = cuda::fir_fft_size_for(t, ntaps, D);
+            if (n < 16384)
+                ASSERT_GE(n, 2LL * (ntaps - 1 + D)) << "ntaps=" << ntaps << " D=" << D;
+            else if (n == 16384)
+                ASSERT_LE(ntaps, 16384) << "D=" << D;
+            else
+                ASSERT_EQ(n, former_fft_size(ntaps, D))
+                    << "ntaps=" << ntaps << " D=" << D;
+        }
 }
 
 TEST(fir_tuning, every_architecture_uses_the_measured_entry)
