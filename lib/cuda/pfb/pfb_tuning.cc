@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "../common/arch_table.h"
 #include "pfb_tuning.h"
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -25,13 +26,21 @@ bool power_of_two_in(int n, int lo, int hi)
 pfb_tuning sm_90()
 {
     pfb_tuning t;
-    // Channelizer, vector layout, fused / two passes: at R = N the fused kernel wins at
-    // every tap count up to 1024 channels (1024 x 8 taps: 103 against 50; 1024 x 64:
-    // 31 against 22), its 4-step window; at 4096 channels only up to 4 taps per branch
-    // (64 against 52; a tie at 8, 9 against 21 at 64), one step per work item. At
-    // R < N the two passes win (os = 2, 8 taps: 21-23 against 27-28).
+    // Channelizer, vector layout, complex input, 8 taps per branch, GS/s of input on
+    // an H200 (engine process() on device data): the fused kernel against the two
+    // passes at every channel count, 16 to 4096, and oversample rate (os 1: 131-214
+    // against 51-56; os 2: 58-124 against 27-29; os 4: 23-56 against 14-16). Up to
+    // 1024 channels at R = N it wins at any tap count (the former fused kernel's
+    // measurements: 1024 x 64 taps 31 against 22); above them and oversampled it is
+    // measured to 8 taps per branch.
     t.fused_max_channels = 1024;
-    t.fused_max_taps_per_branch = 4;
+    t.fused_max_taps_per_branch = 8;
+    t.fused_oversampled_max_taps_per_branch = 8;
+    // Blocks of 4 input rows' steps: 4096 samples at 1024 x os 1 (175 against 143 with
+    // 8192), 8192 at 2048 (147 against 142) and at 1024 x os 2 (85 against 79), 16384
+    // at 4096 (130 against 126 and 104) and 2048 x os 2 (72 against 67). At 4096 x
+    // os 4 it takes 16384 (23) where 4096 gives 28: the one shape it misses.
+    t.fused_block_input_rows = 4;
     // Synthesizer, fused gather + inverse FFT against the gather kernel and cuFFT: 49.0
     // against 46.1 at 16 points, 28.8 against 25.0 at 32 (2x), but 38.9 against 46.9
     // at 256 and 33.4 against 46.4 at 1024: a 4096-sample block then holds 16 steps or
@@ -77,6 +86,9 @@ void check_pfb_tuning(const pfb_tuning& t)
     const std::pair<const char*, long long> rules[] = {
         { "fused_max_channels", t.fused_max_channels },
         { "fused_max_taps_per_branch", t.fused_max_taps_per_branch },
+        { "fused_oversampled_max_taps_per_branch",
+          t.fused_oversampled_max_taps_per_branch },
+        { "fused_block_input_rows", t.fused_block_input_rows },
         { "synth_fused_max_fft", t.synth_fused_max_fft },
         { "synth_one_pass_max_fft", t.synth_one_pass_max_fft },
         { "synth_one_region_halo_ratio", t.synth_one_region_halo_ratio },
@@ -87,6 +99,11 @@ void check_pfb_tuning(const pfb_tuning& t)
             throw std::invalid_argument(std::string(name) +
                                         ": must be >= 1 (pfb_tuning_for sets it), got " +
                                         std::to_string(value));
+    if (t.fused_block_samples != 0 &&
+        !power_of_two_in(t.fused_block_samples, pfb_block_samples, 4 * pfb_block_samples))
+        throw std::invalid_argument("fused_block_samples: must be 0, 4096, 8192 or "
+                                    "16384, got " +
+                                    std::to_string(t.fused_block_samples));
     const std::pair<const char*, int> outputs[] = {
         { "arb_outputs_per_thread_down", t.arb_outputs_per_thread_down },
         { "arb_outputs_per_thread_up", t.arb_outputs_per_thread_up },
@@ -112,7 +129,23 @@ bool pfb_fused_for(const pfb_tuning& t, int N, int R, int T)
     case pfb_path::automatic:
         break;
     }
-    return R == N && (N <= t.fused_max_channels || T <= t.fused_max_taps_per_branch);
+    if (R < N)
+        return T <= t.fused_oversampled_max_taps_per_branch;
+    return N <= t.fused_max_channels || T <= t.fused_max_taps_per_branch;
+}
+
+int pfb_fused_block(const pfb_tuning& t, int N, int R)
+{
+    if (N < 512)
+        return pfb_block_samples;
+    if (t.fused_block_samples)
+        return std::max(N, t.fused_block_samples);
+    const long long steps =
+        (static_cast<long long>(t.fused_block_input_rows) * N + R - 1) / R;
+    int e = pfb_block_samples;
+    while (e < steps * N && e < 4 * pfb_block_samples)
+        e *= 2;
+    return std::max(N, e);
 }
 
 std::size_t pfb_chunk_rows(const pfb_tuning& t, int N)

@@ -32,9 +32,10 @@ enum class pfb_path { automatic, two_pass, fused };
 //! wherever it applies (synth_one_pass_regions), else rows. automatic: the rules.
 enum class synth_path { automatic, rows, one_pass };
 
-//! Samples a block of the in-block FFT kernels holds (pfb_kernels::fused_elems) and
-//! the largest FFT of the synthesizer's (pfb_kernels::one_pass_max_fft): the limits
-//! of where those kernels apply, not tuning.
+//! Samples a block of the in-block FFT kernels holds (pfb_kernels::fused_elems; the
+//! channelizer's fused kernel at least as many) and the largest FFT of the
+//! synthesizer's (pfb_kernels::one_pass_max_fft): the limits of where those kernels
+//! apply, not tuning.
 constexpr int pfb_block_samples = 4096;
 constexpr int synth_block_max_fft = 1024;
 
@@ -51,6 +52,9 @@ struct pfb_tuning {
     //! The one-pass kernel's regions of pfb_block_samples a block: 0 the rule, 1 or 2
     //! that many wherever they fit.
     int synth_regions = 0;
+    //! The channelizer's fused kernel: samples a block (4096, 8192 or 16384, at least
+    //! N) from 512 channels up; 0 the rule.
+    int fused_block_samples = 0;
 
     // The rules: the table's entry (pfb_tuning.cc gives each value's measurement).
 
@@ -58,6 +62,13 @@ struct pfb_tuning {
     //! any taps per branch, above them up to fused_max_taps_per_branch.
     int fused_max_channels = 0;
     int fused_max_taps_per_branch = 0;
+    //! Channelizer at R < N (oversampled): the fused kernel up to this many taps per
+    //! branch.
+    int fused_oversampled_max_taps_per_branch = 0;
+    //! The fused kernel's block from 512 channels up, at least N samples:
+    //! fused_block_input_rows * N input samples' steps (their N-point rows rounded up
+    //! to 4096, 8192 or 16384 samples). Below 512 channels: 4096.
+    int fused_block_input_rows = 0;
     //! Synthesizer: the fused gather + inverse FFT kernel up to this FFT size.
     int synth_fused_max_fft = 0;
     //! Synthesizer: the one-pass kernel up to this FFT size.
@@ -91,6 +102,10 @@ void check_pfb_tuning(const pfb_tuning& t);
 
 //! Whether the fused kernel handles N channels: a power of two in [2, 4096].
 bool pfb_fused_supported(int N);
+
+//! Samples a block of the fused kernel holds for N channels and R input samples a
+//! step: t.fused_block_samples if set, else the rule (fused_block_input_rows).
+int pfb_fused_block(const pfb_tuning& t, int N, int R);
 
 //! Whether a bank of N channels, R input samples per step and T taps per branch
 //! takes the fused kernel: where it applies, t.path unless automatic, else the rule.

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "../common/block_fft_plan.h"
 #include "branch_taps.h"
 #include "pfb_types.h"
 #include "polyphase_bank.h"
-#include "polyphase_fused_kernels.cuh"
+#include "polyphase_fir_fft_kernels.cuh"
 #include "polyphase_kernels.cuh"
 #include <algorithm>
 #include <cmath>
@@ -12,9 +13,6 @@
 namespace gr {
 namespace gpufilter {
 namespace cuda {
-
-static_assert(pfb_kernels::fused_elems == pfb_block_samples,
-              "pfb_tuning's rules take the fused kernel's block as it is");
 
 namespace {
 
@@ -47,6 +45,84 @@ void launch_keep(pfb_kernels::source<S> src,
     GPUFILTER_CHECK_LAUNCH();
 }
 
+struct fused_args {
+    int R;
+    int T;
+    const float* taps;
+    const float2* twiddles;
+    long long v_first;
+    int base;
+    long long nsteps;
+    float2* out;
+    cudaStream_t stream;
+};
+
+template <int N, int E, class S>
+void launch_fused(pfb_kernels::source<S> src, const fused_args& a)
+{
+    const long long rows = E / N;
+    const long long blocks = (a.nsteps + rows - 1) / rows;
+    if (blocks > 0x7fffffffLL)
+        throw std::logic_error("polyphase_bank::filter_fft: grid too large");
+    pfb_fir_fft::launch_shape<N, E>(src,
+                                    a.R,
+                                    a.T,
+                                    a.taps,
+                                    a.twiddles,
+                                    a.v_first,
+                                    a.base,
+                                    a.nsteps,
+                                    a.out,
+                                    static_cast<unsigned>(blocks),
+                                    a.stream);
+}
+
+//! N of 512 and up: a block of E = 4096, 8192 or 16384 samples.
+template <int N, class S>
+void launch_large(int E, pfb_kernels::source<S> src, const fused_args& a)
+{
+    if (E == 16384)
+        return launch_fused<N, 16384>(src, a);
+    if (E == 8192)
+        return launch_fused<N, 8192>(src, a);
+    return launch_fused<N, 4096>(src, a);
+}
+
+//! The fused kernel for N channels, E samples a block (pfb_fir_fft::has_block).
+template <class S>
+void launch_fused(int N, int E, pfb_kernels::source<S> src, const fused_args& a)
+{
+    switch (N) {
+    case 2:
+        return launch_fused<2, 4096>(src, a);
+    case 4:
+        return launch_fused<4, 4096>(src, a);
+    case 8:
+        return launch_fused<8, 4096>(src, a);
+    case 16:
+        return launch_fused<16, 4096>(src, a);
+    case 32:
+        return launch_fused<32, 4096>(src, a);
+    case 64:
+        return launch_fused<64, 4096>(src, a);
+    case 128:
+        return launch_fused<128, 4096>(src, a);
+    case 256:
+        return launch_fused<256, 4096>(src, a);
+    case 512:
+        return launch_large<512>(E, src, a);
+    case 1024:
+        return launch_large<1024>(E, src, a);
+    case 2048:
+        return launch_large<2048>(E, src, a);
+    case 4096:
+        return launch_large<4096>(E, src, a);
+    default:
+        throw std::logic_error("polyphase_bank: no fused kernel for " +
+                               std::to_string(N) + " channels");
+    }
+}
+
 } // namespace
 
 template <class In>
@@ -77,15 +153,11 @@ polyphase_bank<In>::polyphase_bank(unsigned numchans,
     d_fft.emplace(d_n, chunk);
 
     if (d_tuning.path != pfb_path::two_pass && pfb_fused_supported(d_n)) {
-        while ((1 << d_log2n) < d_n)
-            ++d_log2n;
-        std::vector<complex> tw(d_n);
-        for (int m = 0; m < d_n; ++m) {
-            const double angle = 2.0 * M_PI * m / d_n;
-            tw[m] = complex(static_cast<float>(std::cos(angle)),
-                            static_cast<float>(std::sin(angle)));
-        }
-        d_twiddle = device_buffer<complex>(d_n);
+        d_block_samples = pfb_fused_block(d_tuning, d_n, d_rate);
+        if (!pfb_fir_fft::has_block(d_n, d_block_samples))
+            throw std::logic_error("polyphase_bank: no fused kernel of that block");
+        const auto tw = block_fft_twiddles({ d_n, true });
+        d_twiddle = device_buffer<complex>(tw.size());
         GPUFILTER_CHECK(cudaMemcpy(d_twiddle.get(),
                                    tw.data(),
                                    tw.size() * sizeof(complex),
@@ -198,33 +270,19 @@ void polyphase_bank<In>::filter_fft(const In* d_in,
     long long v_first = 0;
     int base = 0;
     origin(first, v_first, base);
-    const long long rows = pfb_kernels::fused_elems / d_n;
-    const long long blocks = (static_cast<long long>(count) + rows - 1) / rows;
-    if (blocks > 0x7fffffffLL)
-        throw std::logic_error("polyphase_bank::filter_fft: grid too large");
-    auto* kernel = d_rate == d_n ? pfb_kernels::fir_fft<device_t<In>, true>
-                                 : pfb_kernels::fir_fft<device_t<In>, false>;
-    // Past the default 48 KB (a larger fused_elems) a launch opts in, per launch: the
-    // setting is per device, and costs about a microsecond.
-    if (pfb_kernels::fused_smem_bytes > 48 * 1024)
-        GPUFILTER_CHECK(cudaFuncSetAttribute(kernel,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             pfb_kernels::fused_smem_bytes));
-    kernel<<<static_cast<unsigned>(blocks),
-             pfb_kernels::fused_threads,
-             pfb_kernels::fused_smem_bytes,
-             stream>>>(view<In>(d_history[d_current].get(), d_history_len, d_in, n),
-                       d_n,
-                       d_log2n,
-                       d_rate,
-                       d_taps_per_filter,
-                       d_branch.get(),
-                       reinterpret_cast<const float2*>(d_twiddle.get()),
-                       v_first,
-                       base,
-                       static_cast<long long>(count),
-                       reinterpret_cast<float2*>(dst));
-    GPUFILTER_CHECK_LAUNCH();
+    const fused_args a{ d_rate,
+                        d_taps_per_filter,
+                        d_branch.get(),
+                        reinterpret_cast<const float2*>(d_twiddle.get()),
+                        v_first,
+                        base,
+                        static_cast<long long>(count),
+                        reinterpret_cast<float2*>(dst),
+                        stream };
+    launch_fused(d_n,
+                 d_block_samples,
+                 view<In>(d_history[d_current].get(), d_history_len, d_in, n),
+                 a);
 }
 
 template <class In>

@@ -140,8 +140,8 @@ private:
 
     pfb_tuning d_tuning;
     bool d_fused = false;
-    int d_log2n = 0;
-    device_buffer<complex> d_twiddle; // fused: exp(+2 pi i m / N), m < N
+    int d_block_samples = 0;          // fused: a block's samples (pfb_fused_block)
+    device_buffer<complex> d_twiddle; // fused: block_fft_twiddles({N, true})
 };
 
 } // namespace cuda

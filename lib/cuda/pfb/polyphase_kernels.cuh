@@ -3,7 +3,7 @@
 #define INCLUDED_GPUFILTER_CUDA_POLYPHASE_KERNELS_CUH
 
 // Device code of polyphase_bank: the branch FIR pass of the two-pass path and the
-// history it keeps (the fused FIR + FFT kernel: polyphase_fused_kernels.cuh).
+// history it keeps (the fused FIR + FFT kernel: polyphase_fir_fft_kernels.cuh).
 
 #include "../common/device_math.cuh"
 #include "../common/sample_load.h"

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 // The polyphase tuning table and rules (pfb_tuning.h). Host code only: runs without a
 // GPU. The rules as they stood before the table, constants and all, are written out
-// below (the former_* functions): the sm_90 entry, which every architecture uses until
-// another is measured, must give exactly their answers for every shape.
+// below (the former_* functions; the channelizer's as last measured): the sm_90
+// entry, which every architecture uses until another is measured, must give exactly
+// their answers for every shape.
 
 #include "pfb/pfb_tuning.h"
 #include <gtest/gtest.h>
+#include <algorithm>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -21,16 +23,21 @@ using cuda::synth_path;
 
 bool former_supported(int N) { return N >= 2 && N <= 4096 && (N & (N - 1)) == 0; }
 
-// pfb_fused_rule, and polyphase_bank::set_taps's use of it.
-bool former_fused_rule(int N, int R, int T)
+// The channelizer's rule of the sm_90 entry, as measured with the block-FFT fused
+// kernel (pfb_tuning.cc): at R = N up to 1024 channels at any taps per branch, above
+// them up to fused_taps; at R < N up to fused_os_taps taps per branch.
+constexpr int fused_taps = 8;
+constexpr int fused_os_taps = 8;
+bool channelizer_rule(int N, int R, int T)
 {
-    return former_supported(N) && R == N && (N <= 1024 || T <= 4);
+    return former_supported(N) &&
+           (R == N ? (N <= 1024 || T <= fused_taps) : T <= fused_os_taps);
 }
-bool former_bank_fused(pfb_path path, int N, int R, int T)
+bool bank_fused(pfb_path path, int N, int R, int T)
 {
     return former_supported(N) &&
            (path == pfb_path::fused ||
-            (path == pfb_path::automatic && former_fused_rule(N, R, T)));
+            (path == pfb_path::automatic && channelizer_rule(N, R, T)));
 }
 
 // The synthesizer's constructor.
@@ -87,32 +94,51 @@ pfb_tuning with(pfb_path path, synth_path synth = synth_path::automatic, int reg
     return t;
 }
 
-TEST(pfb_tuning, channelizer_path_as_the_former_rule)
+TEST(pfb_tuning, channelizer_path_as_measured)
 {
     for (const pfb_path path : paths) {
         const pfb_tuning t = with(path);
         for (int N = 1; N <= 8200; ++N)
             for (const int R : { N, N / 2, N - 1, 1 })
-                for (const int T : { 1, 2, 3, 4, 5, 6, 8, 16, 64, 1000 }) {
+                for (const int T : { 1, 2, 3, 4, 5, 6, 8, 9, 16, 64, 1000 }) {
                     if (R < 1)
                         continue;
-                    ASSERT_EQ(cuda::pfb_fused_for(t, N, R, T),
-                              former_bank_fused(path, N, R, T))
+                    ASSERT_EQ(cuda::pfb_fused_for(t, N, R, T), bank_fused(path, N, R, T))
                         << "N=" << N << " R=" << R << " T=" << T;
                 }
     }
-    // The crossovers (docs/kernels.md): at R = N every tap count up to 1024 channels,
-    // above them up to 4 taps per branch; never with oversampling.
     const pfb_tuning t = with(pfb_path::automatic);
     EXPECT_TRUE(cuda::pfb_fused_for(t, 1024, 1024, 1000));
-    EXPECT_TRUE(cuda::pfb_fused_for(t, 2048, 2048, 4));
-    EXPECT_FALSE(cuda::pfb_fused_for(t, 2048, 2048, 5));
-    EXPECT_TRUE(cuda::pfb_fused_for(t, 4096, 4096, 4));
-    EXPECT_FALSE(cuda::pfb_fused_for(t, 4096, 4096, 5));
-    EXPECT_FALSE(cuda::pfb_fused_for(t, 16, 8, 1));
     EXPECT_FALSE(cuda::pfb_fused_for(t, 36, 36, 1)); // not a power of two
     EXPECT_FALSE(cuda::pfb_fused_for(with(pfb_path::fused), 8192, 8192, 1));
     EXPECT_TRUE(cuda::pfb_fused_for(with(pfb_path::fused), 4096, 1024, 64));
+}
+
+TEST(pfb_tuning, fused_block_sizes)
+{
+    // The rule: 4 input rows' steps, rounded up to 4096, 8192 or 16384 samples.
+    const pfb_tuning t = with(pfb_path::automatic);
+    for (int N = 2; N < 512; N *= 2)
+        for (const int R : { N, N / 2 ? N / 2 : 1, 1 })
+            EXPECT_EQ(cuda::pfb_fused_block(t, N, R), 4096) << N << " " << R;
+    EXPECT_EQ(cuda::pfb_fused_block(t, 512, 512), 4096);
+    EXPECT_EQ(cuda::pfb_fused_block(t, 512, 256), 4096);
+    EXPECT_EQ(cuda::pfb_fused_block(t, 1024, 1024), 4096);
+    EXPECT_EQ(cuda::pfb_fused_block(t, 1024, 512), 8192);
+    EXPECT_EQ(cuda::pfb_fused_block(t, 1024, 256), 16384);
+    EXPECT_EQ(cuda::pfb_fused_block(t, 1024, 768), 8192); // 6 steps
+    EXPECT_EQ(cuda::pfb_fused_block(t, 2048, 2048), 8192);
+    EXPECT_EQ(cuda::pfb_fused_block(t, 2048, 1024), 16384);
+    EXPECT_EQ(cuda::pfb_fused_block(t, 4096, 4096), 16384);
+    EXPECT_EQ(cuda::pfb_fused_block(t, 4096, 1024), 16384);
+    // Forced: that many samples, at least N, from 512 channels up.
+    pfb_tuning f = t;
+    for (const int e : { 4096, 8192, 16384 }) {
+        f.fused_block_samples = e;
+        for (int N = 2; N <= 4096; N *= 2)
+            EXPECT_EQ(cuda::pfb_fused_block(f, N, N / 2 ? N / 2 : 1),
+                      N < 512 ? 4096 : std::max(N, e));
+    }
 }
 
 TEST(pfb_tuning, synthesizer_kernels_as_the_former_rules)
@@ -173,6 +199,11 @@ TEST(pfb_tuning, every_architecture_uses_the_measured_entry)
         EXPECT_EQ(t.synth_regions, 0) << arch;
         EXPECT_EQ(t.fused_max_channels, want.fused_max_channels) << arch;
         EXPECT_EQ(t.fused_max_taps_per_branch, want.fused_max_taps_per_branch) << arch;
+        EXPECT_EQ(t.fused_oversampled_max_taps_per_branch,
+                  want.fused_oversampled_max_taps_per_branch)
+            << arch;
+        EXPECT_EQ(t.fused_block_samples, 0) << arch;
+        EXPECT_EQ(t.fused_block_input_rows, want.fused_block_input_rows) << arch;
         EXPECT_EQ(t.synth_fused_max_fft, want.synth_fused_max_fft) << arch;
         EXPECT_EQ(t.synth_one_pass_max_fft, want.synth_one_pass_max_fft) << arch;
         EXPECT_EQ(t.synth_one_region_halo_ratio, want.synth_one_region_halo_ratio);
@@ -200,6 +231,16 @@ TEST(pfb_tuning, engines_reject_a_tuning_they_cannot_use)
     t = cuda::pfb_tuning_for(90);
     t.arb_outputs_per_thread_up = 3;
     EXPECT_NE(message(t).find("arb_outputs_per_thread_up"), std::string::npos);
+    t = cuda::pfb_tuning_for(90);
+    t.fused_block_samples = 2048;
+    EXPECT_NE(message(t).find("fused_block_samples"), std::string::npos);
+    t = cuda::pfb_tuning_for(90);
+    t.fused_block_input_rows = 0;
+    EXPECT_NE(message(t).find("fused_block_input_rows"), std::string::npos);
+    t = cuda::pfb_tuning_for(90);
+    t.fused_oversampled_max_taps_per_branch = 0;
+    EXPECT_NE(message(t).find("fused_oversampled_max_taps_per_branch"),
+              std::string::npos);
 }
 
 } // namespace

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_CUDA_POLYPHASE_FIR_FFT_KERNELS_CUH
+#define INCLUDED_GPUFILTER_CUDA_POLYPHASE_FIR_FFT_KERNELS_CUH
+
+// Device code of polyphase_bank's fused path: the branch FIR and the inverse FFT of
+// its rows in one kernel, on the shared block FFT (common/block_fft.cuh). A sample
+// crosses device memory once in and each channel sample once out, at any oversample
+// rate: the rotation of the FFT input (polyphase_bank.h) is where the FIR writes.
+
+#include "../common/block_fft.cuh"
+#include "../common/cuda_check.h"
+#include "polyphase_kernels.cuh"
+#include <cuda_runtime.h>
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+namespace pfb_fir_fft {
+
+//! A block holds E complex samples, E / N whole steps of N points, and runs E / 16
+//! threads: one radix-16 butterfly each a stage. 64 registers a thread and 1024
+//! threads a multiprocessor, as the fused FFT FIR (the stages wait at barriers, other
+//! blocks' warps hide them).
+__host__ __device__ constexpr int threads_for(int e) { return e / 16; }
+__host__ __device__ constexpr int min_blocks_for(int e)
+{
+    return 1024 / threads_for(e) > 0 ? 1024 / threads_for(e) : 1;
+}
+inline std::size_t shared_bytes(int e)
+{
+    return static_cast<std::size_t>(block_fft::padded_size(e)) * sizeof(float2);
+}
+
+//! [history | input] where the caller knows v is in the input: no checks.
+template <class S>
+struct direct_source {
+    const S* input;
+    long long history_len;
+    __device__ __forceinline__ float2 operator[](long long v) const
+    {
+        return to_complex(input[v - history_len]);
+    }
+};
+
+constexpr int tap_chunk = 8; // taps whose loads are issued together
+
+/*!
+ * The FIR of the block's `rows` steps into buf (block_fft slot layout), conjugated
+ * for the inverse transform: branch outputs of step t at point t*N + p,
+ * p = N - 1 - ((j + R) mod N) for column j (gr-filter's d_idxlut; polyphase_bank.h).
+ *
+ * Coordinates of pfb_kernels::fir: u = v + base, u = a*N + b. Steps t and t + os
+ * (os = N / R) end one row apart in the same column, so they share a branch: a work
+ * item is W such steps t0 + m*os of one column j, and step m, tap k reads row
+ * a(t0) - wrap + m - k. The item's W + T - 1 input loads and T tap loads serve W*T
+ * multiply-adds. Taps go in chunks of tap_chunk whose loads are issued together, so
+ * a thread keeps a dozen loads in flight rather than one.
+ */
+template <int N, int W, int TH, class L>
+__device__ __forceinline__ void fir_rows(const L& x,
+                                         float2* buf,
+                                         int rows,
+                                         int os,
+                                         int R,
+                                         int T,
+                                         const float* __restrict__ branch_taps,
+                                         int base,
+                                         long long u_first)
+{
+    constexpr int log2N = block_fft_plan{ N, true }.log2n();
+    constexpr int mask = N - 1;
+    constexpr int C = tap_chunk;
+    const int items = (rows / W) << log2N;
+    for (int w = threadIdx.x; w < items; w += TH) {
+        const int j = w & mask;
+        const int q = w >> log2N;
+        const int t0 = (q / os) * (W * os) + q % os;
+        const long long u0 = u_first + static_cast<long long>(t0) * R;
+        const long long a = u0 >> log2N;
+        const int b = static_cast<int>(u0 & mask);
+        const int wrap = j > b ? 1 : 0;
+        const float* h = branch_taps + (b - j + wrap * N);
+        const long long v = (a - wrap) * N + j - base;
+        float2 acc[W];
+#pragma unroll
+        for (int m = 0; m < W; ++m)
+            acc[m] = make_float2(0.0f, 0.0f);
+        for (int k0 = 0; k0 < T; k0 += C) {
+            const int kc = min(C, T - k0);
+            // xs[i]: row offset W - 1 - k0 - i; step m, tap k0 + kk reads
+            // xs[kk + W - 1 - m].
+            float2 xs[C + W - 1];
+            float hs[C];
+#pragma unroll
+            for (int i = 0; i < C + W - 1; ++i)
+                xs[i] = i < kc + W - 1 ? x[v + static_cast<long long>(W - 1 - k0 - i) * N]
+                                       : make_float2(0.0f, 0.0f);
+#pragma unroll
+            for (int kk = 0; kk < C; ++kk)
+                hs[kk] = kk < kc ? __ldg(h + static_cast<long long>(k0 + kk) * N) : 0.0f;
+#pragma unroll
+            for (int kk = 0; kk < C; ++kk)
+#pragma unroll
+                for (int m = 0; m < W; ++m) {
+                    const float2 xv = xs[kk + W - 1 - m];
+                    acc[m].x = fmaf(xv.x, hs[kk], acc[m].x);
+                    acc[m].y = fmaf(xv.y, hs[kk], acc[m].y);
+                }
+        }
+        const int p = N - 1 - ((j + R) & mask);
+#pragma unroll
+        for (int m = 0; m < W; ++m)
+            buf[block_fft::slot(((t0 + m * os) << log2N) + p)] = block_fft::conj(acc[m]);
+    }
+}
+
+//! fir_rows with the longest window the block's steps allow: W steps of each residue
+//! modulo os = N / R must lie in the block (os 0 where R does not divide N).
+template <int N, int TH, class L>
+__device__ __forceinline__ void fir_block(const L& x,
+                                          float2* buf,
+                                          int rows,
+                                          int os,
+                                          int R,
+                                          int T,
+                                          const float* __restrict__ branch_taps,
+                                          int base,
+                                          long long u_first)
+{
+    if (os == 0) // R does not divide N: a branch's steps are rows apart
+        fir_rows<N, 1, TH>(x, buf, rows, 1, R, T, branch_taps, base, u_first);
+    else if (rows % (4 * os) == 0)
+        fir_rows<N, 4, TH>(x, buf, rows, os, R, T, branch_taps, base, u_first);
+    else if (rows % (2 * os) == 0)
+        fir_rows<N, 2, TH>(x, buf, rows, os, R, T, branch_taps, base, u_first);
+    else
+        fir_rows<N, 1, TH>(x, buf, rows, os, R, T, branch_taps, base, u_first);
+}
+
+/*!
+ * The fused path for N channels (a power of two, N <= E): block b computes steps
+ * [b*rows, b*rows + rows) of the launch, rows = E / N, from the launch origin
+ * (v_first, base) of polyphase_bank::origin, R input samples a step.
+ *
+ * 1. FIR into shared memory (fir_block), every row of the block, conjugated.
+ * 2. The block FFT's stages (plan {N, small first}, `rows` transforms a block) in
+ *    shared memory, but the last, which stores straight to the output (from 64
+ *    channels up: consecutive threads on consecutive channels): conjugated, the
+ *    unscaled inverse transform (exp(+j)) as gr-fft's fft_complex_rev.
+ *    out[(b*rows + t)*N + c] for the block's valid steps t.
+ */
+template <int N, int E, class S>
+__global__ void __launch_bounds__(threads_for(E), min_blocks_for(E))
+    fir_fft(pfb_kernels::source<S> src,
+            int R,
+            int T,
+            const float* __restrict__ branch_taps,
+            const float2* __restrict__ twiddles,
+            long long v_first,
+            int base,
+            long long nsteps,
+            float2* __restrict__ out)
+{
+    namespace bf = block_fft;
+    constexpr int TH = threads_for(E);
+    constexpr int rows = E / N;
+    constexpr block_fft_plan plan{ N, true };
+    constexpr int log2N = plan.log2n();
+    constexpr int S_ = plan.stages();
+    static_assert(E % N == 0 && E >= 16, "fir_fft: whole steps a block");
+    extern __shared__ float4 storage[]; // shared_bytes(E)
+    float2* buf = reinterpret_cast<float2*>(storage);
+
+    const long long step0 = static_cast<long long>(blockIdx.x) * rows;
+    const long long valid = min(static_cast<long long>(rows), nsteps - step0) << log2N;
+    const long long u_first = v_first + base + step0 * R;
+    const int os = N % R == 0 ? N / R : 0;
+
+    // Block-uniform: every sample the block reads lies in the input (most blocks of
+    // a long call), so loads need no range checks.
+    const long long v_lo = ((u_first >> log2N) - T) * N - base;
+    const long long v_hi =
+        (((u_first + static_cast<long long>(rows - 1) * R) >> log2N) + 1) * N - base;
+    if (v_lo >= src.history_len && v_hi <= src.history_len + src.input_len)
+        fir_block<N, TH>(direct_source<S>{ src.input, src.history_len },
+                         buf,
+                         rows,
+                         os,
+                         R,
+                         T,
+                         branch_taps,
+                         base,
+                         u_first);
+    else
+        fir_block<N, TH>(src, buf, rows, os, R, T, branch_taps, base, u_first);
+    __syncthreads();
+
+    bf::run_stages<N, true, TH, 0, S_ - 1, rows>(buf, twiddles);
+    using last = bf::stage<N, true, S_ - 1, TH, rows>;
+    typename last::values v;
+    last::compute(
+        v, [&](int i) { return buf[bf::slot(i)]; }, twiddles);
+    float2* dst = out + (step0 << log2N);
+    if constexpr (last::Ns >= 4) {
+        last::store(v, [&](int i, float2 y) {
+            if (i < valid)
+                dst[i] = bf::conj(y);
+        });
+    } else {
+        // A thread's outputs lie fewer than 4 apart (N <= 32): stored as they are, a
+        // warp's writes would scatter over 32 rows. Through shared memory instead,
+        // then out in pairs (a pair never straddles a pad).
+        __syncthreads(); // every thread has read the stage's input
+        last::store(v, [&](int i, float2 y) { buf[bf::slot(i)] = bf::conj(y); });
+        __syncthreads();
+        const int total = static_cast<int>(valid);
+        if ((reinterpret_cast<unsigned long long>(dst) & 15) == 0) {
+            float4* d4 = reinterpret_cast<float4*>(dst);
+            for (int e = threadIdx.x; e < total / 2; e += TH) {
+                const float2 lo = buf[bf::slot(2 * e)], hi = buf[bf::slot(2 * e + 1)];
+                d4[e] = make_float4(lo.x, lo.y, hi.x, hi.y);
+            }
+        } else {
+            for (int e = threadIdx.x; e < total; e += TH)
+                dst[e] = buf[bf::slot(e)];
+        }
+    }
+}
+
+//! The block sizes with a kernel for N channels: 4096 samples, and from 512 channels
+//! up also 8192 and 16384 (more steps a block share more of their input rows).
+inline bool has_block(int N, int E)
+{
+    return E == 4096 || (N >= 512 && N <= E && (E == 8192 || E == 16384));
+}
+
+template <int N, int E, class S>
+void launch_shape(pfb_kernels::source<S> src,
+                  int R,
+                  int T,
+                  const float* taps,
+                  const float2* twiddles,
+                  long long v_first,
+                  int base,
+                  long long nsteps,
+                  float2* out,
+                  unsigned blocks,
+                  cudaStream_t stream)
+{
+    auto* kernel = fir_fft<N, E, S>;
+    const std::size_t bytes = shared_bytes(E);
+    // Past the default 48 KB a launch opts in: the setting is per device and costs
+    // about a microsecond.
+    if (bytes > 48 * 1024)
+        GPUFILTER_CHECK(cudaFuncSetAttribute(kernel,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(bytes)));
+    kernel<<<blocks, threads_for(E), bytes, stream>>>(
+        src, R, T, taps, twiddles, v_first, base, nsteps, out);
+    GPUFILTER_CHECK_LAUNCH();
+}
+
+} // namespace pfb_fir_fft
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr
+
+#endif
