@@ -99,6 +99,39 @@ struct closed_form {
                  static_cast<std::uint32_t>(J % N),
                  static_cast<float>(a) / static_cast<float>(one) };
     }
+    //! at(b * stride) for b < blocks, stepping from one to the next with integer adds:
+    //! the host writes one for every GPU block of every call, and a 128-bit division
+    //! each took longer than the GPU's work.
+    void fill(std::uint64_t stride, std::uint64_t blocks, arb_checkpoint* cp) const
+    {
+        if (!blocks)
+            return;
+        constexpr std::uint64_t mask = one - 1;
+        const u128 step = static_cast<u128>(stride) * D;
+        const std::uint64_t df = static_cast<std::uint64_t>(step & mask);
+        const u128 dJ = step >> arb_fraction_bits;
+        const std::uint64_t dp = static_cast<std::uint64_t>(dJ / N);
+        const std::uint64_t dj = static_cast<std::uint64_t>(dJ % N);
+        const u128 J0 = B >> arb_fraction_bits;
+        std::uint64_t p = p0 + static_cast<std::uint64_t>(J0 / N);
+        std::uint64_t j = static_cast<std::uint64_t>(J0 % N);
+        std::uint64_t f = static_cast<std::uint64_t>(B & mask);
+        for (std::uint64_t b = 0;; ++b) {
+            cp[b] = { static_cast<std::int32_t>(p),
+                      static_cast<std::uint32_t>(j),
+                      static_cast<float>(f) / static_cast<float>(one) };
+            if (b + 1 == blocks)
+                break;
+            f += df;
+            j += dj + (f >> arb_fraction_bits); // below 2N
+            f &= mask;
+            p += dp;
+            if (j >= N) {
+                j -= N;
+                ++p;
+            }
+        }
+    }
     //! Outputs at positions < n (p0 < n).
     std::uint64_t count(std::uint64_t n) const
     {
@@ -242,8 +275,7 @@ arb_schedule::advance(std::size_t n, arb_checkpoint* checkpoints, std::size_t ro
         const std::uint64_t blocks = (k + arb_exact_stride - 1) / arb_exact_stride;
         if (blocks > room)
             throw std::logic_error("arb_schedule: more outputs than max_count()");
-        for (std::uint64_t b = 0; b < blocks; ++b)
-            checkpoints[b] = f.at(b * arb_exact_stride);
+        f.fill(arb_exact_stride, blocks, checkpoints);
     }
     const arb_checkpoint next = f.at(k);
     d_filter = next.filter;

@@ -5,7 +5,8 @@
 // Device code of the arbitrary resampler (pfb_arb_resampler_engine): each output's
 // (input, arm, fraction) replayed from the host's checkpoints with gr-filter's float
 // steps, then the filter and derivative arms on the input; one output per thread
-// (resample) or K consecutive ones sharing their inputs (resample_window).
+// (resample) or K consecutive ones sharing their inputs (resample_window). The
+// stationary-arm kernel is in pfb_arb_stationary_kernels.cuh.
 
 #include "../common/device_math.cuh"
 #include "arb_schedule.h"

@@ -111,8 +111,25 @@ public:
      */
     void set_outputs_per_thread(int k);
     int outputs_per_thread() const { return d_outputs_per_thread; }
-    //! The outputs per thread of the last launch (0 before any).
+    /*!
+     * The stationary-arm kernel (pfb_arb_stationary_kernels.cuh), which the engine
+     * tries first while outputs_per_thread() is 0. `g`: the threads that read one
+     * sample together; 0 (the default) the engine's choice: at rates above 1, groups
+     * of 1 for complex samples and 4 for real ones, at lower rates none (the window
+     * kernel); 1, 4 or 8 to force one at any rate, where the kernel applies (the
+     * closed form, a round of outputs that keep their arms, the taps in registers),
+     * -1 never. `outputs` each thread computes a round: 0 (one, the default), 1 or 2.
+     * Other values throw std::invalid_argument.
+     */
+    void set_arm_group(int g, int outputs = 0);
+    int arm_group() const { return d_arm_group; }
+    int arm_outputs() const { return d_arm_outputs; }
+    //! The outputs per thread of the last launch (0 before any; 1 for the stationary
+    //! kernel: one a thread a round).
     int launched_outputs_per_thread() const { return d_launched_per_thread; }
+    //! The kernel of the last launch: "stationary", "window", "per_output", or ""
+    //! before any.
+    const char* launched_kernel() const { return d_launched_kernel; }
 
 private:
     //! The pinned and device checkpoint buffers of one call, reused round a ring.
@@ -134,6 +151,9 @@ private:
     int d_next_plan = 0;
     int d_outputs_per_thread = 0;
     int d_launched_per_thread = 0;
+    int d_arm_group = 0;
+    int d_arm_outputs = 0;
+    const char* d_launched_kernel = "";
     // output_count(n) memo: the block and the host_stream ask for it before process()
     // runs; every n in [d_memo_lo, d_memo_hi] gives d_memo_count.
     mutable std::size_t d_memo_lo = 0, d_memo_hi = 0, d_memo_count = 0;

@@ -130,6 +130,26 @@ TEST(arb_schedule, follows_gr_filter_bit_for_bit_over_random_calls)
             }
 }
 
+TEST(arb_schedule, long_calls_follow_gr_filter)
+{
+    // Calls of up to 2^19 samples: thousands of checkpoints a call, each stepped from
+    // the one before.
+    std::mt19937 g(91);
+    for (const float rate : { 2.3421f, 0.75f, 1.0f / 3.7f, 31.99f })
+        for (const unsigned first : { 0u, 17u }) {
+            const std::size_t total = 1200007;
+            arb_schedule s(rate, 32, first);
+            const auto got = run_schedule(s, total, g, 1 << 19);
+            const auto want = run_gr(rate, 32, first, total);
+            ASSERT_EQ(got.pos.size(), want.pos.size()) << "rate " << rate;
+            for (std::size_t k = 0; k < want.pos.size(); ++k) {
+                ASSERT_EQ(got.pos[k], want.pos[k]) << "rate " << rate << " output " << k;
+                ASSERT_EQ(got.arm[k], want.arm[k]) << "rate " << rate << " output " << k;
+                ASSERT_EQ(got.acc[k], want.acc[k]) << "rate " << rate << " output " << k;
+            }
+        }
+}
+
 TEST(arb_schedule, calls_as_the_block_makes_them_match_gr_filter_calls)
 {
     // The block's calls (skip + floor(noutput/rate) samples, consuming them all)

@@ -38,6 +38,19 @@ std::vector<T> samples(std::size_t n, std::mt19937& g)
     }
 }
 
+//! The kernel under test: 0 the engine's choice, 1, 2, 4 or 8 outputs per thread
+//! (forced), 100 * K + g the stationary kernel with groups of g and K outputs a
+//! thread (where it applies).
+constexpr int stationary_param = 100;
+
+template <class E>
+void pick_kernel(E& e, int kernel)
+{
+    e.set_outputs_per_thread(kernel >= stationary_param ? 0 : kernel);
+    if (kernel >= stationary_param)
+        e.set_arm_group(kernel % stationary_param, kernel / stationary_param);
+}
+
 //! What to change before a call (index `call`): returns nothing; acts on both.
 struct change {
     int call;
@@ -68,7 +81,7 @@ void check_stream(int per_thread,
         xw[i] = widen(x[i]);
 
     pfb_arb_resampler_engine<T> e(rate, taps, N);
-    e.set_outputs_per_thread(per_thread);
+    pick_kernel(e, per_thread);
     arb_reference ref(rate, taps, N);
     cuda::stream s;
     cuda::device_buffer<T> d_in(total);
@@ -130,8 +143,9 @@ void check_stream(int per_thread,
         ASSERT_EQ(got, expected);
         if (got) { // the window kernel, or one output per thread where it does not fit
             const int launched = e.launched_outputs_per_thread();
+            const bool chosen = per_thread == 0 || per_thread >= stationary_param;
             ASSERT_TRUE(launched == per_thread || launched == 1 ||
-                        (per_thread == 0 && (launched == 2 || launched == 4)))
+                        (chosen && (launched == 2 || launched == 4)))
                 << launched;
         }
         const std::size_t before = want.size();
@@ -163,9 +177,10 @@ void check_stream(int per_thread,
 }
 
 /*!
- * Every stream test runs once per kernel: the engine's choice by the rate (the
- * default), one output per thread, and 2, 4 and 8 consecutive outputs per thread
- * (resample_window, where it fits).
+ * Every stream test runs once per kernel: the engine's choice (the default), one
+ * output per thread, 2, 4 and 8 consecutive outputs per thread (resample_window,
+ * where it fits), and the stationary kernel with groups of 1, 4 and 8 (where it
+ * applies, else the engine's other choice).
  */
 class arb_engine_test : public ::testing::TestWithParam<int>
 {
@@ -270,7 +285,7 @@ TEST_P(arb_engine_test, non_finite_samples_mark_only_their_windows)
         cuda::stream s;
         auto run = [&](int per_thread) {
             pfb_arb_resampler_engine<complex> e(rate, taps, 32);
-            e.set_outputs_per_thread(per_thread);
+            pick_kernel(e, per_thread);
             cuda::device_buffer<complex> out(e.max_output_count(n));
             const void* src = in.get();
             void* dst = out.get();
@@ -306,12 +321,15 @@ TEST(pfb_arb_kernels, window_kernel_runs_where_it_fits)
         float rate;
         std::size_t ntaps;
         bool fits;
+        bool stationary; // the engine's choice (k = 0) is the stationary kernel
     };
     // The benchmark's shapes, dec 0, and a rate whose block spans too many inputs.
-    const shape shapes[] = { { 0.75f, 969, true },
-                             { 2.3421f, 819, true },
-                             { 40.0f, 300, true },
-                             { 0.01f, 400, false } };
+    // The engine picks the stationary kernel at rates above 1 only; rate 40 is off
+    // the closed form's grid.
+    const shape shapes[] = { { 0.75f, 969, true, false },
+                             { 2.3421f, 819, true, true },
+                             { 40.0f, 300, true, false },
+                             { 0.01f, 400, false, false } };
     const std::size_t n = 100003;
     cuda::device_buffer<complex> in(n);
     const auto x = samples<complex>(n, g);
@@ -331,17 +349,45 @@ TEST(pfb_arb_kernels, window_kernel_runs_where_it_fits)
             ASSERT_GT(e.process(&src, n, &dst, s.get()), 0u);
             s.synchronize();
             const int picked = k ? k : (c.rate > 1.0f ? 2 : 4); // 0: by the rate
+            if (k == 0 && c.stationary && e.arm_group() >= 0) {
+                EXPECT_STREQ(e.launched_kernel(), "stationary");
+                EXPECT_EQ(e.launched_outputs_per_thread(), 1);
+                e.set_arm_group(-1); // never: the window kernel by the rate
+                ASSERT_GT(e.process(&src, n, &dst, s.get()), 0u);
+                s.synchronize();
+            }
+            EXPECT_STREQ(e.launched_kernel(),
+                         c.fits && picked > 1 ? "window" : "per_output");
             EXPECT_EQ(e.launched_outputs_per_thread(), c.fits ? picked : 1);
         }
     pfb_arb_resampler_engine<float> e(0.75f, random_taps(31, g), 32);
     for (const int bad : { 3, 16, -1 })
         EXPECT_THROW(e.set_outputs_per_thread(bad), std::invalid_argument);
+    for (const int bad : { 2, 3, -2 })
+        EXPECT_THROW(e.set_arm_group(bad), std::invalid_argument);
+    for (const int bad : { 3, -1 })
+        EXPECT_THROW(e.set_arm_group(0, bad), std::invalid_argument);
 }
 
 INSTANTIATE_TEST_SUITE_P(per_thread,
                          arb_engine_test,
-                         ::testing::Values(0, 1, 2, 4, 8),
+                         ::testing::Values(0,
+                                           1,
+                                           2,
+                                           4,
+                                           8,
+                                           stationary_param + 1,
+                                           stationary_param + 4,
+                                           stationary_param + 8,
+                                           2 * stationary_param + 1,
+                                           2 * stationary_param + 4,
+                                           2 * stationary_param + 8),
                          [](const ::testing::TestParamInfo<int>& info) {
+                             if (info.param >= stationary_param)
+                                 return "stationary_g" +
+                                        std::to_string(info.param % stationary_param) +
+                                        "_k" +
+                                        std::to_string(info.param / stationary_param);
                              return info.param ? "k" + std::to_string(info.param)
                                                : std::string("by_rate");
                          });

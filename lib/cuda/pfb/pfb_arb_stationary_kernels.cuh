@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef INCLUDED_GPUFILTER_CUDA_PFB_ARB_STATIONARY_KERNELS_CUH
+#define INCLUDED_GPUFILTER_CUDA_PFB_ARB_STATIONARY_KERNELS_CUH
+
+// The arbitrary resampler's stationary-arm kernel (pfb_arb_resampler_engine): each
+// thread keeps one output's arm in registers and reuses it for the outputs L, 2L, ...
+// further on, L chosen so that they use (nearly) the same arm.
+
+#include "pfb_arb_kernels.cuh"
+
+namespace gr {
+namespace gpufilter {
+namespace cuda {
+namespace arb_kernels {
+
+/*!
+ * A stationary launch, made by the host from the closed form (arb_schedule::exact()):
+ * a block computes R rounds of L consecutive outputs; one round on moves an output's
+ * X = arm * 2^23 + fraction (units of 2^-23 arm) on by dY mod NU and its input by dP
+ * (plus one when X wraps), NU = N * 2^23.
+ */
+struct stationary_rule {
+    unsigned N;
+    unsigned long long dec;
+    unsigned long long F; // flt * 2^23
+    unsigned long long NU;
+    unsigned long long dY;
+    int dP;
+    int L;    // outputs a round (a multiple of K): threads below L / K store
+    int R;    // rounds a block
+    int T;    // taps per arm
+    int omax; // the most a group's newest input is ahead of one of its outputs
+};
+
+//! An output's input position and X (arm * 2^23 + fraction units).
+struct arb_phase {
+    int p;
+    unsigned long long x;
+};
+
+__device__ __forceinline__ void advance(arb_phase& s, const stationary_rule& r)
+{
+    s.x += r.dY;
+    s.p += r.dP;
+    if (s.x >= r.NU) {
+        s.x -= r.NU;
+        ++s.p;
+    }
+}
+
+//! Output c's index + d, from checkpoint c: closed_form() for any d below 2^20.
+__device__ __forceinline__ arb_phase phase_from(const arb_checkpoint& c,
+                                                unsigned long long d,
+                                                const stationary_rule& r)
+{
+    constexpr float unit = 1.0f / (1u << arb_fraction_bits);
+    constexpr unsigned long long mask = (1ull << arb_fraction_bits) - 1;
+    const unsigned long long x = __float2ull_rn(c.acc / unit) + d * r.F;
+    const unsigned long long J = c.filter + d * r.dec + (x >> arb_fraction_bits);
+    return { c.pos + static_cast<int>(J / r.N),
+             ((J % r.N) << arb_fraction_bits) | (x & mask) };
+}
+
+/*!
+ * y_k as resample() computes it, for the launch's outputs k < count; the block's
+ * outputs are k = k_b + r*L + K*t + i for round r < R, i < K and K*t + i < L (the
+ * threads past L compute the next round's first outputs, and do not store them).
+ * K = 2 consecutive outputs a thread add each loaded sample into both (their taps
+ * shifted as a group's, below): half the sample loads, twice the tap registers.
+ *
+ * - Taps in registers: L*D is (nearly) a whole number of inputs, so thread t's output
+ *   keeps its arm from round to round; its (h, dh) pairs stay in registers and are
+ *   reloaded only when the arm (or the group's spread, below) changes. The per-tap
+ *   loads are then the samples only, where the other kernels load a tap pair too.
+ * - Groups of GS consecutive threads read the same sample each step (a broadcast):
+ *   each thread's taps are shifted by o = (the group's newest input) - (its own), so
+ *   that step u reads input (newest - u) for all of them, with tap u - o (zero outside
+ *   [0, T)). W = T + omax steps. With GS = 1 a warp's 32 outputs read 32 samples a
+ *   step, 32 / rate inputs apart at most; groups trade that for the longer walk.
+ * - Inputs: the block's span for all its rounds is staged once, then the rounds run
+ *   with no barrier (a round's work is short: a barrier a round waited on device
+ *   memory every round). The host picks R so that the span fits.
+ * - A block whose tile holds a sample that is not finite sums each output over its
+ *   own T taps (the zero taps would turn others' outputs into NaN).
+ */
+template <class S, int TM, int GS, int K>
+__global__ void __launch_bounds__(threads)
+    resample_stationary(history_then_input<S> src,
+                        const float2* __restrict__ arms,
+                        const arb_checkpoint* __restrict__ cps,
+                        stationary_rule r,
+                        long long count,
+                        S* __restrict__ out)
+{
+    static_assert(GS == 1 || GS == 4 || GS == 8, "groups of 1, 4 or 8");
+    static_assert(K == 1 || K == 2, "1 or 2 outputs a thread a round");
+    constexpr float unit = 1.0f / (1u << arb_fraction_bits);
+    constexpr unsigned long long mask = (1ull << arb_fraction_bits) - 1;
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    S* tile = reinterpret_cast<S*>(smem_raw);
+
+    const int t = threadIdx.x;
+    const long long kb = static_cast<long long>(blockIdx.x) * r.L * r.R;
+    // Every phase from the block's checkpoint: it is written (kb < count).
+    const long long ci = kb / arb_exact_stride;
+    const arb_checkpoint c = cps[ci];
+    const auto d0 = static_cast<unsigned long long>(kb - ci * arb_exact_stride);
+    arb_phase own[K];
+#pragma unroll
+    for (int i = 0; i < K; ++i)
+        own[i] = phase_from(c, d0 + K * t + i, r);
+    // The block's first input and its last round's last: the tile's span.
+    const int rounds =
+        static_cast<int>(min(static_cast<long long>(r.R), (count - kb + r.L - 1) / r.L));
+    const int lo = phase_from(c, d0, r).p - (r.T - 1) - r.omax;
+    const int hi = phase_from(c,
+                              d0 + static_cast<unsigned long long>(rounds - 1) * r.L +
+                                  K * blockDim.x - 1,
+                              r)
+                       .p;
+    bool not_finite = false;
+    for (int e = t; e <= hi - lo; e += blockDim.x) {
+        const S v = src[src.history_len + lo + e];
+        tile[e] = v;
+        not_finite |= !is_finite(v);
+    }
+    const bool exact_windows = __syncthreads_or(not_finite);
+
+    float h[K][TM], dh[K][TM];
+    unsigned jc[K];
+    int oc[K];
+#pragma unroll
+    for (int i = 0; i < K; ++i) {
+        jc[i] = ~0u;
+        oc[i] = -1;
+    }
+    const int W = r.T + r.omax;
+    for (int round = 0; round < rounds; ++round) {
+        // The group's newest input: its last thread's last output's.
+        const int newest =
+            GS > 1 ? __shfl_sync(0xffffffffu, own[K - 1].p, (t & 31) | (GS - 1))
+                   : own[K - 1].p;
+        const S* x = tile + (newest - lo);
+        unsigned j[K];
+        float a[K];
+        S y[K];
+#pragma unroll
+        for (int i = 0; i < K; ++i) {
+            j[i] = static_cast<unsigned>(own[i].x >> arb_fraction_bits);
+            a[i] = static_cast<float>(static_cast<unsigned>(own[i].x & mask)) * unit;
+            y[i] = zero<S>();
+        }
+        if (!exact_windows) {
+#pragma unroll
+            for (int i = 0; i < K; ++i) {
+                const int o = newest - own[i].p;
+                if (j[i] != jc[i] || o != oc[i]) {
+                    jc[i] = j[i];
+                    oc[i] = o;
+#pragma unroll
+                    for (int u = 0; u < TM; ++u) {
+                        const int m = u - o;
+                        float2 hd = make_float2(0.0f, 0.0f);
+                        if (u < W && m >= 0 && m < r.T)
+                            hd = __ldg(arms + m * static_cast<int>(r.N) + j[i]);
+                        h[i][u] = hd.x;
+                        dh[i][u] = hd.y;
+                    }
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < TM; ++u)
+                if (u < W) {
+                    const S v = x[-u];
+#pragma unroll
+                    for (int i = 0; i < K; ++i)
+                        mac(y[i], v, fmaf(a[i], dh[i][u], h[i][u]));
+                }
+        } else {
+#pragma unroll
+            for (int i = 0; i < K; ++i)
+                for (int m = 0; m < r.T; ++m) {
+                    const float2 hd = __ldg(arms + m * static_cast<int>(r.N) + j[i]);
+                    mac(y[i], tile[own[i].p - lo - m], fmaf(a[i], hd.y, hd.x));
+                }
+        }
+#pragma unroll
+        for (int i = 0; i < K; ++i) {
+            const int slot = K * t + i;
+            const long long k = kb + static_cast<long long>(round) * r.L + slot;
+            if (slot < r.L && k < count)
+                out[k] = y[i];
+            advance(own[i], r);
+        }
+    }
+}
+
+} // namespace arb_kernels
+} // namespace cuda
+} // namespace gpufilter
+} // namespace gr
+
+#endif
