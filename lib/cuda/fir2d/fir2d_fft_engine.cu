@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "../common/block_fft_plan.h"
 #include "fir2d_fft_engine.h"
-#include "fir2d_fft_kernels.cuh"
+#include "fir2d_fft_fused_kernels.cuh"
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -81,10 +82,31 @@ namespace {
 double fft_passes(long n) { return (n & (n - 1)) == 0 && n <= 4096 ? 1.0 : 1.85; }
 
 // Tiles of fr rows take the fused column pass (fir2d_fft_kernels::column_pass).
-bool fused_rows(long fr) { return fr == 256 || fr == 512; }
+bool fused_column_size(long fr) { return fr == 256 || fr == 512; }
+
+// Columns per block of the fused column pass (column_pass<fr, cb>).
+int default_column_block(int fr) { return fr == 512 ? 8 : 16; }
+
+// And tiles of fc columns the fused row passes (rows_forward, rows_inverse).
+bool block_row_size(long fc)
+{
+    namespace kern = fir2d_fft_kernels;
+    return fc >= kern::min_row_size && fc <= kern::max_row_size && !(fc & (fc - 1));
+}
 
 // Per tile, the fixed cost of its launches' blocks, as tile samples.
 constexpr double tile_overhead = 4096.0;
+
+// The fused passes (block FFT rows and columns), in the units of fft_passes' model
+// (about 3.3 ps a unit on an H200): per tile sample (tile_overhead included: the
+// forward rows and the column pass), and per sample of a kept row (the inverse rows
+// and the outputs). Fitted on an H200 to 4096 x 4096 real and complex images,
+// kernels 15 to 201, tiles of 256 x 256 to 512 x 1024, within 13%.
+struct fused_weight {
+    double tile, kept;
+};
+constexpr fused_weight fused_weights[2] = { { 4.2, 2.8 },   // 256 rows
+                                            { 3.7, 3.6 } }; // 512 rows
 
 // The nice sizes of one tile side: from the kernel's side (at least 2, and at least
 // `floor` where the window's side allows) up to the one that holds the whole side.
@@ -121,7 +143,8 @@ fir2d_fft_tile_shape fir2d_fft_tiles(int kernel_rows,
                                static_cast<int>(cols.front()) };
     double best_cost = std::numeric_limits<double>::infinity();
     for (const long fr : rows) {
-        const long tiles_r = (out_rows + fr - kernel_rows) / (fr - kernel_rows + 1);
+        const long lr = fr - kernel_rows + 1;
+        const long tiles_r = (out_rows + lr - 1) / lr;
         for (const long fc : cols) {
             if (static_cast<double>(fr) * fc > max_tile_samples)
                 break;
@@ -129,11 +152,17 @@ fir2d_fft_tile_shape fir2d_fft_tiles(int kernel_rows,
             double slots = static_cast<double>(tiles_r) * tiles_c * images;
             if (packed)
                 slots = std::ceil(slots / 2);
-            const double per_sample = fused_rows(fr)
-                                          ? 4.0 + 4.0 * fft_passes(fc)
+            const double samples = static_cast<double>(fr) * fc + tile_overhead;
+            double cost;
+            if (fused_column_size(fr) && block_row_size(fc)) {
+                const auto& w = fused_weights[fr == 512];
+                cost = slots * (samples * w.tile + static_cast<double>(lr) * fc * w.kept);
+            } else {
+                const double per_sample =
+                    fused_column_size(fr) ? 4.0 + 4.0 * fft_passes(fc)
                                           : 4.0 + 4.0 * (fft_passes(fr) + fft_passes(fc));
-            const double cost =
-                slots * (static_cast<double>(fr) * fc + tile_overhead) * per_sample;
+                cost = slots * samples * per_sample;
+            }
             if (cost < best_cost * (1.0 - 1e-9)) { // ties: the smaller tile
                 best_cost = cost;
                 best = { static_cast<int>(fr), static_cast<int>(fc) };
@@ -158,12 +187,16 @@ fir2d_fft_engine<T, Tap>::fir2d_fft_engine(const kernel2d<Tap>& k,
         fir2d_fft_tiles(d_kh, d_kw, lim.max_out_rows, out_cols, lim.max_images, packed);
     d_fr = tuning.tile_rows ? tuning.tile_rows : shape.rows;
     d_fc = tuning.tile_cols ? tuning.tile_cols : shape.cols;
-    if (d_fr < std::max(d_kh, 2) || d_fc < std::max(d_kw, 2) || tuning.max_batch < 0)
+    const bool block_ok = tuning.column_block == 0 || tuning.column_block == 8 ||
+                          tuning.column_block == fir2d_fft_kernels::max_col_block;
+    if (d_fr < std::max(d_kh, 2) || d_fc < std::max(d_kw, 2) || tuning.max_batch < 0 ||
+        !block_ok)
         throw std::invalid_argument(
             "tuning: tile_rows and tile_cols must be 0 or >= the kernel's side (and 2), "
-            "max_batch >= 0; got " +
+            "max_batch >= 0, column_block 0, 8 or 16; got " +
             std::to_string(tuning.tile_rows) + ", " + std::to_string(tuning.tile_cols) +
-            ", " + std::to_string(tuning.max_batch) + " for a " + std::to_string(d_kh) +
+            ", " + std::to_string(tuning.max_batch) + ", " +
+            std::to_string(tuning.column_block) + " for a " + std::to_string(d_kh) +
             " x " + std::to_string(d_kw) + " kernel");
 
     // Enough slots for the largest run, as many as the memory cap allows (at least
@@ -181,11 +214,38 @@ fir2d_fft_engine<T, Tap>::fir2d_fft_engine(const kernel2d<Tap>& k,
     if (tuning.max_batch > 0)
         batch = std::min<long long>(batch, tuning.max_batch);
 
-    d_fused = fused_rows(d_fr);
+    d_fused = fused_column_size(d_fr);
+    d_block_rows = d_fused && !tuning.cufft_rows && block_row_size(d_fc);
+    if (d_fused)
+        d_column_block =
+            tuning.column_block ? tuning.column_block : default_column_block(d_fr);
     make_plans(batch);
     d_tiles = device_buffer<complex>(static_cast<std::size_t>(batch) * d_fr * d_fc);
     d_spectrum = device_buffer<complex>(std::size_t(d_fr) * d_fc);
     compute_spectrum(k);
+    if (d_fused)
+        upload_twiddles();
+}
+
+template <class T, class Tap>
+void fir2d_fft_engine<T, Tap>::upload_twiddles()
+{
+    // The column pass's forward and inverse plans, then the row passes' plan.
+    auto table = block_fft_twiddles({ d_fr, true });
+    const auto inverse = block_fft_twiddles({ d_fr, false });
+    table.insert(table.end(), inverse.begin(), inverse.end());
+    if (d_block_rows) {
+        const auto rows = block_fft_twiddles({ d_fc, true });
+        table.insert(table.end(), rows.begin(), rows.end());
+    }
+    d_twiddles = device_buffer<complex>(table.size());
+    stream s;
+    GPUFILTER_CHECK(cudaMemcpyAsync(d_twiddles.get(),
+                                    table.data(),
+                                    table.size() * sizeof(complex),
+                                    cudaMemcpyHostToDevice,
+                                    s));
+    s.synchronize(); // `table` dies on return
 }
 
 template <class T, class Tap>
@@ -206,7 +266,7 @@ void fir2d_fft_engine<T, Tap>::make_plans(long long batch)
     long long n1[1] = { d_fc };
     const long long dist = d_fused ? d_fc : static_cast<long long>(d_fr) * d_fc;
     std::size_t work_bytes = 0;
-    for (const long long b : d_batches) {
+    for (const long long b : d_block_rows ? std::vector<long long>{} : d_batches) {
         fft_plan p = fft_plan::create();
         GPUFILTER_CHECK(cufftSetAutoAllocation(p.get(), 0)); // one shared work area
         std::size_t bytes = 0;
@@ -228,13 +288,9 @@ void fir2d_fft_engine<T, Tap>::make_plans(long long batch)
     if (d_fused) { // past the default 48 KiB at 512 rows; each its own (per device)
         namespace kern = fir2d_fft_kernels;
         GPUFILTER_CHECK(
-            cudaFuncSetAttribute(kern::column_pass<256>,
+            cudaFuncSetAttribute(kern::column_pass<512, 16>,
                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(kern::column_pass_bytes(256))));
-        GPUFILTER_CHECK(
-            cudaFuncSetAttribute(kern::column_pass<512>,
-                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(kern::column_pass_bytes(512))));
+                                 static_cast<int>(kern::column_pass_bytes(512, 16))));
     }
     if (work_bytes == 0)
         return;
@@ -269,7 +325,33 @@ void fir2d_fft_engine<T, Tap>::compute_spectrum(const kernel2d<Tap>& k)
                                     s));
     GPUFILTER_CHECK(cufftExecC2C(
         one, as_cufft(d_spectrum.get()), as_cufft(d_spectrum.get()), CUFFT_FORWARD));
-    s.synchronize(); // `padded` dies on return
+    if (!d_fused) {
+        s.synchronize(); // `padded` dies on return
+        return;
+    }
+    // The column pass reads each column's Fr points together (column-major), in
+    // whole groups of 16 columns.
+    GPUFILTER_CHECK(cudaMemcpyAsync(padded.data(),
+                                    d_spectrum.get(),
+                                    padded.size() * sizeof(complex),
+                                    cudaMemcpyDeviceToHost,
+                                    s));
+    s.synchronize();
+    const int groups =
+        (d_fc + fir2d_fft_kernels::max_col_block - 1) / fir2d_fft_kernels::max_col_block;
+    std::vector<complex> cols(std::size_t(groups) * fir2d_fft_kernels::max_col_block *
+                                  d_fr,
+                              complex(0.0f, 0.0f));
+    for (int f = 0; f < d_fr; ++f)
+        for (int c = 0; c < d_fc; ++c)
+            cols[std::size_t(c) * d_fr + f] = padded[std::size_t(f) * d_fc + c];
+    d_spectrum_cols = device_buffer<complex>(cols.size());
+    GPUFILTER_CHECK(cudaMemcpyAsync(d_spectrum_cols.get(),
+                                    cols.data(),
+                                    cols.size() * sizeof(complex),
+                                    cudaMemcpyHostToDevice,
+                                    s));
+    s.synchronize(); // `cols` dies on return
 }
 
 template <class T, class Tap>
@@ -342,11 +424,69 @@ void fir2d_fft_engine<T, Tap>::run(const row_source<T>& src,
                     capped(tiles));
     };
 
+    const auto twiddles = reinterpret_cast<const float2*>(d_twiddles.get());
+    const auto row_twiddles =
+        twiddles ? twiddles + block_fft_plan{ d_fr, true }.twiddle_count() +
+                       block_fft_plan{ d_fr, false }.twiddle_count()
+                 : nullptr;
+    auto capped = [](long long n) {
+        return static_cast<unsigned>(std::min<long long>(n, kern::max_grid));
+    };
+    // The fused column pass over b slots.
+    auto columns = [&](long long b) {
+        const auto cols = reinterpret_cast<const float2*>(d_spectrum_cols.get());
+        auto launch = [&](auto kernel, int fr, int cb) {
+            const dim3 blocks(blocks_for(d_fc, cb), capped(b));
+            kernel<<<blocks,
+                     kern::column_threads(fr, cb),
+                     kern::column_pass_bytes(fr, cb),
+                     s>>>(tiles, cols, twiddles, d_fc, lay.tile, b);
+        };
+        if (d_fr == 256)
+            d_column_block == 8 ? launch(kern::column_pass<256, 8>, 256, 8)
+                                : launch(kern::column_pass<256, 16>, 256, 16);
+        else
+            d_column_block == 8 ? launch(kern::column_pass<512, 8>, 512, 8)
+                                : launch(kern::column_pass<512, 16>, 512, 16);
+        GPUFILTER_CHECK_LAUNCH();
+    };
+
     for (long long u0 = 0; u0 < slots;) {
-        const int p = pick_plan(slots - u0);
-        const long long b = d_batches[p];
+        // The block FFT takes any count; cuFFT's plans their own.
+        const int p = d_block_rows ? 0 : pick_plan(slots - u0);
+        const long long b =
+            d_block_rows ? std::min(d_batches[0], slots - u0) : d_batches[p];
         const long long g0 = u0 * pack;
         const long long count = std::min(b * pack, total - g0); // tiles to crop
+        if (d_block_rows) {
+            kern::with_row_size(d_fc, [&](auto fc_) {
+                constexpr int FC = decltype(fc_)::value;
+                constexpr int rb = kern::row_batch(FC);
+                const std::size_t bytes = kern::row_pass_bytes(FC);
+                kern::rows_forward<FC, D>
+                    <<<dim3(d_fr / rb, capped(b)), kern::row_threads(FC), bytes, s>>>(
+                        view, win.first, win.col_offset, lay, u0, b, row_twiddles, tiles);
+                GPUFILTER_CHECK_LAUNCH();
+                columns(b);
+                kern::rows_inverse<FC, D><<<dim3(blocks_for(lr, rb), capped(b)),
+                                            kern::row_threads(FC),
+                                            bytes,
+                                            s>>>(tiles,
+                                                 lay,
+                                                 g0,
+                                                 count,
+                                                 win.width,
+                                                 win.col_offset,
+                                                 src.width + d_kw - 1,
+                                                 win.rows,
+                                                 static_cast<long long>(win.image_stride),
+                                                 row_twiddles,
+                                                 reinterpret_cast<D*>(out));
+                GPUFILTER_CHECK_LAUNCH();
+            });
+            u0 += b;
+            continue;
+        }
         kern::gather_tiles<<<grid(d_fc, d_fr, b), block, 0, s>>>(
             view, win.first, win.col_offset, lay, u0, b, tiles);
         GPUFILTER_CHECK_LAUNCH();
@@ -356,24 +496,13 @@ void fir2d_fft_engine<T, Tap>::run(const row_source<T>& src,
         GPUFILTER_CHECK(cufftExecC2C(
             plan, as_cufft(d_tiles.get()), as_cufft(d_tiles.get()), CUFFT_FORWARD));
         if (d_fused) {
-            const dim3 columns(
-                blocks_for(d_fc, kern::col_block),
-                static_cast<unsigned>(std::min<long long>(b, kern::max_grid)));
-            const std::size_t bytes = kern::column_pass_bytes(d_fr);
-            if (d_fr == 256)
-                kern::column_pass<256><<<columns, kern::col_threads, bytes, s>>>(
-                    tiles, spectrum, d_fc, lay.tile, b);
-            else
-                kern::column_pass<512><<<columns, kern::col_threads, bytes, s>>>(
-                    tiles, spectrum, d_fc, lay.tile, b);
+            columns(b);
         } else {
-            const dim3 spectra(
-                blocks_for(lay.tile, kern::threads),
-                static_cast<unsigned>(std::min<long long>(b, kern::max_grid)));
+            const dim3 spectra(blocks_for(lay.tile, kern::threads), capped(b));
             kern::multiply_spectrum<<<spectra, kern::threads, 0, s>>>(
                 tiles, spectrum, lay.tile, b);
+            GPUFILTER_CHECK_LAUNCH();
         }
-        GPUFILTER_CHECK_LAUNCH();
         GPUFILTER_CHECK(cufftExecC2C(
             plan, as_cufft(d_tiles.get()), as_cufft(d_tiles.get()), CUFFT_INVERSE));
 

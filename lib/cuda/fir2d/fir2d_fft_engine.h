@@ -41,7 +41,16 @@ struct fir2d_fft_tile_shape {
  * passes(Fr) = 0). Measured on an H200 (CUDA 13.0, 4096 x 4096 real image, two real
  * tiles per complex one): 33-35 ps per complex tile sample at 256^2 ... 4096^2 with
  * cuFFT's 2D transforms, 44 at 128^2, 44-63 at nice sizes such as 1050^2, 2100^2,
- * 2800 x 4860 and 4860^2; 26-28 ps with the fused pass at 256 x 256 ... 512 x 1024.
+ * 2800 x 4860 and 4860^2. Tiles of 256 or 512 rows by a power of two from 32 to 4096
+ * columns take the fused passes along both sides (block FFT), costed instead as
+ *
+ *     slots * ((Fr * Fc + 4096) * a + Lr * Fc * b)
+ *
+ * (a, b) = (4.2, 2.8) at 256 rows, (3.7, 3.6) at 512: the forward rows and the column
+ * pass per tile sample, the inverse rows and the outputs per kept row's sample
+ * (fitted on an H200, 4096^2 real and complex images, kernels 15 to 201, within 13%:
+ * 21-25 ps per complex tile sample at 256 x 256 ... 512 x 1024, where cuFFT's rows
+ * and a fused column pass took 26-28).
  * Ties go to the smaller tile.
  */
 fir2d_fft_tile_shape fir2d_fft_tiles(int kernel_rows,
@@ -57,6 +66,11 @@ struct fir2d_fft_tuning {
     int tile_cols = 0; //!< Fc; 0: fir2d_fft_tiles. Otherwise >= max(kw, 2).
     int max_batch = 0; //!< complex tiles per cuFFT launch at most; 0: by bytes only
     std::size_t max_tile_bytes = std::size_t(512) << 20; //!< the tile buffer's cap
+    //! With the fused column pass, cuFFT's row transforms even where the block FFT's
+    //! row passes apply (tiles of a power of two from 32 to 4096 columns).
+    bool cufft_rows = false;
+    //! Columns per block of the fused column pass: 8 or 16; 0: the engine's choice.
+    int column_block = 0;
 };
 
 /*!
@@ -69,14 +83,15 @@ struct fir2d_fft_tuning {
  * kw-1 on. Each run gathers the tiles of all images, transforms them in batches of
  * 2D C2C FFTs, multiplies them by the kernel's spectrum (computed once, here, with
  * the 1/(Fr*Fc) of the inverse folded in), inverts and crops. Tiles of 256 or 512
- * rows take cuFFT's 1D transforms along the rows only and one fused pass along the
- * columns (FFT, product, inverse FFT in shared memory): two passes over the tiles
- * fewer. Real samples go two tiles to a complex one (tile a + j tile b): the kernel
- * is real, so the real and imaginary parts of the result are the two convolutions,
- * and C2C at powers of two ran about twice as fast per real sample as cuFFT's
- * R2C/C2R of whole rows.
- * Rounding is norm-wise (~1e-7 of ||k|| ||x|| per output, whatever the output's own
- * size), unlike the direct form's.
+ * rows take one fused pass along the columns (FFT, product, inverse FFT in shared
+ * memory, the project's block FFT) and, at a power of two from 32 to 4096 columns,
+ * fused passes along the rows too (the forward gathering from the source, the
+ * inverse writing the outputs; else cuFFT's 1D transforms): three passes over the
+ * tiles instead of six (fir2d_fft_fused_kernels.cuh). Real samples go two tiles to a
+ * complex one (tile a + j tile b): the kernel is real, so the real and imaginary parts of
+ * the result are the two convolutions, and C2C at powers of two ran about twice as fast
+ * per real sample as cuFFT's R2C/C2R of whole rows. Rounding is norm-wise (~1e-7 of ||k||
+ * ||x|| per output, whatever the output's own size), unlike the direct form's.
  *
  * The constructor makes every buffer and cuFFT plan (one per batch count, sharing one
  * work area); run() allocates and plans nothing. One object holds one set of tiles:
@@ -106,10 +121,14 @@ public:
     int tile_rows() const { return d_fr; }              //!< Fr
     int tile_cols() const { return d_fc; }              //!< Fc
     int max_batch() const { return d_batches.front(); } //!< complex tiles per launch
+    bool fused_columns() const { return d_fused; }      //!< the fused column pass
+    bool fused_rows() const { return d_block_rows; }    //!< and the fused row passes
+    int column_block() const { return d_column_block; } //!< the column pass's columns
 
 private:
     void make_plans(long long batch);
     void compute_spectrum(const kernel2d<Tap>& k);
+    void upload_twiddles();
     int pick_plan(long long remaining) const;
 
     static constexpr bool packed = !is_complex_v<T>; // two real tiles per complex one
@@ -118,11 +137,15 @@ private:
     int d_fr = 0;                      // Fr: rows per tile
     int d_fc = 0;                      // Fc: columns per tile
     std::vector<long long> d_batches;  // batch counts, largest first, down to 1
-    bool d_fused = false;              // row FFTs by cuFFT, the column pass fused
+    bool d_fused = false;              // the column pass fused
+    bool d_block_rows = false;         // and the row passes too (else cuFFT's)
+    int d_column_block = 0;            // columns per block of the column pass
     std::vector<fft_plan> d_plans;     // per batch count: 2D C2C, or 1D over the rows
-    device_buffer<char> d_fft_work;    // cuFFT's work area, shared by all plans
-    device_buffer<complex> d_tiles;    // d_batches[0] tiles of Fr * Fc
-    device_buffer<complex> d_spectrum; // Fr * Fc: FFT(kernel) / (Fr * Fc)
+    device_buffer<complex> d_twiddles; // the fused passes' (fir2d_fft_kernels.cuh)
+    device_buffer<complex> d_spectrum_cols; // the fused column pass's spectrum layout
+    device_buffer<char> d_fft_work;         // cuFFT's work area, shared by all plans
+    device_buffer<complex> d_tiles;         // d_batches[0] tiles of Fr * Fc
+    device_buffer<complex> d_spectrum;      // Fr * Fc: FFT(kernel) / (Fr * Fc)
 };
 
 } // namespace cuda

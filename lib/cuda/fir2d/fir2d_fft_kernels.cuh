@@ -3,7 +3,7 @@
 #define INCLUDED_GPUFILTER_CUDA_FIR2D_FFT_KERNELS_CUH
 
 // Device code of the 2D FIR by FFT (fir2d_fft_engine): the passes around cuFFT's
-// transforms, and for tiles of 256 or 512 rows the fused column pass. Names:
+// transforms (the fused ones are in fir2d_fft_fused_kernels.cuh). Names:
 //   kh, kw  kernel rows and columns      Fr, Fc  tile rows and columns
 //   Lr = Fr - (kh-1), Lc = Fc - (kw-1): outputs per tile along rows and columns
 //   g       a tile of the run: image g / per_image, then (tr, tc) row-major over the
@@ -19,15 +19,10 @@
 // (Fr*Fc)/(Lr*Lc) times, mostly from L2); the forward 2D FFT reads and writes it once
 // per dimension (powers of two up to 4096: one shared-memory pass each); the product
 // reads and writes it; the inverse as the forward; the crop reads the kept Lr x Lc:
-// 6 reads and 6 writes of 8 bytes per tile sample. With tiles of 256 or 512 rows the
-// column FFTs, the product and the column inverse are one read and one write
-// (column_pass): 4 reads and 4 writes. For a 4096 x 4096 real image and a 25 x 25
-// kernel (512 x 512 tiles, two real tiles per complex one: 0.64 tile samples per
-// output) that is about 50 bytes moved per output, input and output included; 0.30
-// ms on an H200, 2.8 TB/s.
+// 6 reads and 6 writes of 8 bytes per tile sample. Tiles of 256 or 512 rows take the
+// fused passes instead (fir2d_fft_fused_kernels.cuh).
 
 #include "../common/device_math.cuh"
-#include <cstddef>
 
 namespace gr {
 namespace gpufilter {
@@ -166,158 +161,6 @@ __global__ void __launch_bounds__(threads)
         float2* x = spectra + s * bins + f;
         const float2 a = *x;
         *x = make_float2(fmaf(a.x, h.x, -a.y * h.y), fmaf(a.x, h.y, a.y * h.x));
-    }
-}
-
-// The fused column pass (column_pass): tiles of 256 or 512 rows, 16 columns per
-// block (a 128-byte row segment per load), 16 threads per column.
-constexpr int col_block = 16;
-constexpr int col_threads = 256;
-
-//! Shared memory of column_pass<fr>: fr twiddles and 16 x fr/16 x 16 exchanged
-//! samples.
-inline std::size_t column_pass_bytes(int fr)
-{
-    return std::size_t(fr) * (1 + col_block) * sizeof(float2);
-}
-
-__device__ __forceinline__ float2 cmul(float2 a, float2 b)
-{
-    return make_float2(fmaf(a.x, b.x, -a.y * b.y), fmaf(a.x, b.y, a.y * b.x));
-}
-
-constexpr int reverse_bits(int i, int bits)
-{
-    int r = 0;
-    for (int b = 0; b < bits; ++b)
-        r |= ((i >> b) & 1) << (bits - 1 - b);
-    return r;
-}
-
-constexpr int log2_of(int n) { return n <= 1 ? 0 : 1 + log2_of(n / 2); }
-
-//! tw[m] = exp(-2 pi i m / fr), or its conjugate.
-template <bool inverse>
-__device__ __forceinline__ float2 twiddle(const float2* tw, int m)
-{
-    const float2 w = tw[m];
-    return make_float2(w.x, inverse ? -w.y : w.y);
-}
-
-//! In-register N-point DFT of v (exp(-2 pi i nk / N), or + with `inverse`), in
-//! natural order, radix 2; tw: the fr-point twiddles (N divides fr). Every index is
-//! a constant once unrolled, so v stays in registers.
-template <int N, int FR, bool inverse>
-__device__ __forceinline__ void dft(float2 (&v)[N], const float2* tw)
-{
-    constexpr int bits = log2_of(N);
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-        const int j = reverse_bits(i, bits);
-        if (j > i) {
-            const float2 t = v[i];
-            v[i] = v[j];
-            v[j] = t;
-        }
-    }
-#pragma unroll
-    for (int half = 1; half < N; half *= 2) {
-#pragma unroll
-        for (int j = 0; j < N / 2; ++j) {
-            const int k = j & (half - 1);
-            const int i0 = ((j - k) << 1) + k;
-            const float2 a = v[i0];
-            const float2 b =
-                k == 0 ? v[i0 + half]
-                       : cmul(twiddle<inverse>(tw, k * (FR / (2 * half))), v[i0 + half]);
-            v[i0] = make_float2(a.x + b.x, a.y + b.y);
-            v[i0 + half] = make_float2(a.x - b.x, a.y - b.y);
-        }
-    }
-}
-
-/*!
- * The column half of the 2D convolution, in one pass over tiles of FR rows (their
- * rows already transformed): for each of `batch` slots, the FFT along each column,
- * the product with the kernel's spectrum and the inverse FFT, as (FR/16) x 16
- * (four-step: DFTs in registers, one exchange through shared memory each way). This
- * replaces cuFFT's two column passes and the product's pass. Thread (c, t) of a
- * block: column c of the block's 16, t its part of the column: rows 16 n1 + t, and
- * in the middle the frequencies k1 = t + 16 j (j < FR/256) of the first step. Grid:
- * x the groups of 16 columns, y the slots (a loop past 65535).
- */
-template <int FR>
-__global__ void __launch_bounds__(col_threads, FR == 256 ? 2 : 1)
-    column_pass(float2* __restrict__ tiles,
-                const float2* __restrict__ kernel,
-                int fc,
-                long long tile,
-                long long batch)
-{
-    constexpr int N1 = FR / 16; // the first step's DFT size; the second's is 16
-    constexpr int J = N1 / 16;  // first-step frequencies per thread in the second
-    static_assert(FR % 256 == 0, "16 threads per column, 16-point second step");
-    extern __shared__ float2 shared[];
-    float2* tw = shared;                                               // FR twiddles
-    auto ex = reinterpret_cast<float2(*)[N1][col_block]>(shared + FR); // [16][N1][16]
-    for (int m = threadIdx.x; m < FR; m += col_threads) {
-        float sn, cs;
-        sincospif(-2.0f * m / FR, &sn, &cs);
-        tw[m] = make_float2(cs, sn);
-    }
-    __syncthreads();
-    const int c = threadIdx.x % col_block;
-    const int t = threadIdx.x / col_block;
-    const int col = blockIdx.x * col_block + c;
-    const bool live = col < fc;
-    for (long long s = blockIdx.y; s < batch; s += gridDim.y) {
-        float2* x = tiles + s * tile + col;
-        {
-            float2 v[N1];
-#pragma unroll
-            for (int n1 = 0; n1 < N1; ++n1)
-                v[n1] = live ? x[static_cast<long long>(16 * n1 + t) * fc]
-                             : make_float2(0.0f, 0.0f);
-            dft<N1, FR, false>(v, tw);
-            __syncthreads(); // the previous slot's reads of ex
-#pragma unroll
-            for (int k1 = 0; k1 < N1; ++k1)
-                ex[t][k1][c] = k1 == 0 ? v[0] : cmul(v[k1], twiddle<false>(tw, t * k1));
-        }
-        __syncthreads();
-#pragma unroll
-        for (int j = 0; j < J; ++j) {
-            const int k1 = t + 16 * j;
-            float2 u[16];
-#pragma unroll
-            for (int n2 = 0; n2 < 16; ++n2)
-                u[n2] = ex[n2][k1][c];
-            dft<16, FR, false>(u, tw); // u[k2] = X[k1 + N1 k2]
-#pragma unroll
-            for (int k2 = 0; k2 < 16; ++k2)
-                u[k2] =
-                    cmul(u[k2],
-                         live ? kernel[static_cast<long long>(k1 + N1 * k2) * fc + col]
-                              : make_float2(0.0f, 0.0f));
-            // The inverse in the mirror order: over k2 (giving m2), twist, exchange,
-            // over k1 (giving m1): z[16 m1 + m2] at thread m2, where its rows came
-            // from. Each thread reads and writes only its own k1 here.
-            dft<16, FR, true>(u, tw);
-#pragma unroll
-            for (int m2 = 0; m2 < 16; ++m2)
-                ex[m2][k1][c] = m2 == 0 ? u[0] : cmul(u[m2], twiddle<true>(tw, m2 * k1));
-        }
-        __syncthreads();
-        float2 v[N1];
-#pragma unroll
-        for (int k1 = 0; k1 < N1; ++k1)
-            v[k1] = ex[t][k1][c];
-        dft<N1, FR, true>(v, tw);
-        if (live) {
-#pragma unroll
-            for (int m1 = 0; m1 < N1; ++m1)
-                x[static_cast<long long>(16 * m1 + t) * fc] = v[m1];
-        }
     }
 }
 

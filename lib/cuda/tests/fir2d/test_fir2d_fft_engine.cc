@@ -180,13 +180,26 @@ std::string describe(const shape& sh, const cuda::fir2d_fft_tuning& t)
 {
     return std::to_string(sh.kh) + "x" + std::to_string(sh.kw) + " kernel, width " +
            std::to_string(sh.width) + ", tile " + std::to_string(t.tile_rows) + "x" +
-           std::to_string(t.tile_cols) + ", max_batch " + std::to_string(t.max_batch);
+           std::to_string(t.tile_cols) + ", max_batch " + std::to_string(t.max_batch) +
+           (t.cufft_rows ? ", cuFFT rows" : "") +
+           (t.column_block ? ", column_block " + std::to_string(t.column_block) : "");
+}
+
+//! The least power of two >= max(n, 32): tile columns the fused row passes take.
+int row_pass_cols(int n)
+{
+    int c = 32;
+    while (c < n)
+        c *= 2;
+    return c;
 }
 
 //! The engine's own choice; tiles of (kh + 2) x (kw + 2) (3 x 3 outputs: many tiles
 //! both ways, any size cuFFT takes, cuFFT's 2D transforms) in batches of at most
-//! `batch` (several groups, every plan, an odd number of real tiles); and tiles of
-//! 256 rows (the fused column pass) by the engine's columns.
+//! `batch` (several groups, every plan, an odd number of real tiles); tiles of 256
+//! rows (the fused column pass) by the engine's columns; and tiles of 256 and 512 rows
+//! by a power of two of columns, in batches of at most `batch`: the fused row passes,
+//! and cuFFT's row transforms instead.
 std::vector<cuda::fir2d_fft_tuning> tunings(int kh, int kw, int batch)
 {
     cuda::fir2d_fft_tuning small;
@@ -195,7 +208,21 @@ std::vector<cuda::fir2d_fft_tuning> tunings(int kh, int kw, int batch)
     small.max_batch = batch;
     cuda::fir2d_fft_tuning fused;
     fused.tile_rows = 256;
-    return { cuda::fir2d_fft_tuning{}, small, fused };
+    cuda::fir2d_fft_tuning rows = fused;
+    rows.tile_cols = row_pass_cols(kw + 2);
+    rows.max_batch = batch;
+    cuda::fir2d_fft_tuning rows_512 = rows;
+    rows_512.tile_rows = 512;
+    cuda::fir2d_fft_tuning cufft_rows = rows_512;
+    cufft_rows.cufft_rows = true;
+    // The column pass's other block widths (the engine's: 16 at 256 rows, 8 at 512).
+    cuda::fir2d_fft_tuning narrow = rows;
+    narrow.column_block = 8;
+    cuda::fir2d_fft_tuning wide = rows_512;
+    wide.column_block = 16;
+    return {
+        cuda::fir2d_fft_tuning{}, small, fused, rows, rows_512, cufft_rows, narrow, wide
+    };
 }
 
 TYPED_TEST(fir2d_fft_test, block_windows_over_consecutive_runs)
@@ -217,6 +244,9 @@ TYPED_TEST(fir2d_fft_test, block_windows_over_consecutive_runs)
         for (const auto& tuning : tunings(sh.kh, sh.kw, 3)) {
             typename TestFixture::engine engine(k, lim, tuning);
             EXPECT_EQ(engine.method(), cuda::fir2d_method::fft);
+            if (tuning.tile_rows >= 256 && tuning.tile_cols > 0)
+                EXPECT_EQ(engine.fused_rows(), !tuning.cufft_rows)
+                    << describe(sh, tuning);
             long start = H; // the first input row of the next run, within x
             for (long n : runs) {
                 host_rows<T> h;
@@ -294,7 +324,9 @@ TYPED_TEST(fir2d_fft_test, tall_windows_take_several_tiles)
     const cuda::fir2d_limits lim{ sh.width, sh.width, 4, 2000, 2 };
     cuda::fir2d_fft_tuning tall;
     tall.tile_rows = 512;
-    for (const auto& tuning : { cuda::fir2d_fft_tuning{}, tall }) {
+    cuda::fir2d_fft_tuning tall_rows = tall; // the fused row passes
+    tall_rows.tile_cols = 128;
+    for (const auto& tuning : { cuda::fir2d_fft_tuning{}, tall, tall_rows }) {
         typename TestFixture::engine engine(k, lim, tuning);
         EXPECT_GE(engine.tile_rows(), sh.kh);
         // Another engine on the device, made in between, with the other fused size:
@@ -321,7 +353,8 @@ TYPED_TEST(fir2d_fft_test, wide_windows_take_several_column_tiles)
     using T = typename TestFixture::T;
     // Rows of 1500 with a 7 x 41 kernel in tiles of 32 x 128 (Lc = 88: 18 column
     // tiles, the last partly used), 'full' columns (col_offset 0, 1540 outputs) and
-    // 'valid' ones (col_offset 40), two images.
+    // 'valid' ones (col_offset 40), two images; and in tiles of 256 x 128 and
+    // 512 x 256 (the fused passes, rows by the block FFT and by cuFFT).
     const int W = 1500;
     const auto k = this->random_kernel(7, 41);
     for (const int off : { 0, 40 }) {
@@ -330,10 +363,50 @@ TYPED_TEST(fir2d_fft_test, wide_windows_take_several_column_tiles)
         cuda::fir2d_fft_tuning t;
         t.tile_rows = 32;
         t.tile_cols = 128;
+        cuda::fir2d_fft_tuning fused = t;
+        fused.tile_rows = 256;
+        cuda::fir2d_fft_tuning cufft_rows;
+        cufft_rows.tile_rows = 512;
+        cufft_rows.tile_cols = 256;
+        cufft_rows.cufft_rows = true;
+        for (const auto& tuning : { t, fused, cufft_rows }) {
+            typename TestFixture::engine engine(k, lim, tuning);
+            host_rows<T> h = random_images<T>(30, W, 2, std::size_t(30) * W, this->rng);
+            const cuda::output_window win{ 3, 30, out_w, off, std::size_t(30) * out_w };
+            run_and_check(engine,
+                          k,
+                          h,
+                          win,
+                          "col_offset " + std::to_string(off) + ", tile " +
+                              std::to_string(tuning.tile_rows) + "x" +
+                              std::to_string(tuning.tile_cols));
+        }
+    }
+}
+
+TYPED_TEST(fir2d_fft_test, every_fused_row_size)
+{
+    using T = typename TestFixture::T;
+    // Each row pass's size, 32 to 4096 columns, in tiles of 256 and 512 rows: two
+    // images of 300 x 1200 ('same', a 5 x 17 kernel), several tiles both ways (one
+    // partial column tile at 4096).
+    const auto k = this->random_kernel(5, 17);
+    const int W = 1200;
+    const long R = 300;
+    const cuda::fir2d_limits lim{ W, W, 8, R, 2 };
+    const auto h = random_images<T>(R, W, 2, std::size_t(R) * W + 11, this->rng);
+    const cuda::output_window win{ 2, R, W, 8, std::size_t(R) * W + 3 };
+    for (int fc = 32; fc <= 4096; fc *= 2) {
+        cuda::fir2d_fft_tuning t;
+        t.tile_rows = fc <= 256 ? 512 : 256;
+        t.tile_cols = fc;
         typename TestFixture::engine engine(k, lim, t);
-        host_rows<T> h = random_images<T>(30, W, 2, std::size_t(30) * W, this->rng);
-        const cuda::output_window win{ 3, 30, out_w, off, std::size_t(30) * out_w };
-        run_and_check(engine, k, h, win, "col_offset " + std::to_string(off));
+        EXPECT_TRUE(engine.fused_rows()) << fc;
+        run_and_check(engine,
+                      k,
+                      h,
+                      win,
+                      "tile " + std::to_string(t.tile_rows) + "x" + std::to_string(fc));
     }
 }
 
@@ -472,6 +545,9 @@ TEST(fir2d_fft_sizes, bad_parameters_throw_before_touching_the_gpu)
     EXPECT_THROW((engine(k, lim, t)), std::invalid_argument);
     t.tile_rows = 0;
     t.tile_cols = 2; // < kw
+    EXPECT_THROW((engine(k, lim, t)), std::invalid_argument);
+    t.tile_cols = 0;
+    t.column_block = 4; // neither 8 nor 16
     EXPECT_THROW((engine(k, lim, t)), std::invalid_argument);
 }
 
