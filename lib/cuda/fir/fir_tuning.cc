@@ -23,12 +23,13 @@ int fmas_per_tap(fir_types types)
 fir_tuning sm_90(fir_types types)
 {
     fir_tuning t;
-    // The direct form's rate falls as 1/(taps per kept output), the fused FFT path's
-    // stays at 110-200 GS/s up to 512 taps (H200, D = 1): at 64 taps ccf direct 113.3
-    // against FFT 117.6, fff 180.5 against 200.6; ccc 75.4 against 121.7, at 16 taps
-    // 154.0 against 120.8. That is 128 FMAs per kept output over the FMAs of a tap:
-    // 128 fff, 64 ccf and fcc, 32 ccc.
-    t.fft_taps_per_output = 128 / fmas_per_tap(types);
+    // The direct form's rate falls as 1/(taps per kept output). The fused FFT path is
+    // faster from about 64 taps per kept output (ccf 64 taps, H200: direct 113.8,
+    // FFT 121.1), but its rounding, ~1e-6 of the signal's scale, fails gr-filter's own
+    // QA (fir_filter_ccc at 40 taps, freq_xlating_fir_filter_scc) where the direct
+    // form passes: the FFT path starts at 512 FMAs per kept output over the FMAs of a
+    // tap (512 fff, 256 ccf and fcc, 128 ccc), where the cuFFT path used to cross.
+    t.fft_taps_per_output = 512 / fmas_per_tap(types);
     // With few taps per phase at D >= 4, fir_blocked's staging of strided samples costs
     // more than it saves: ccf 16 taps at D = 8, fir_untiled 199.7 GS/s against 133.0;
     // fff 16 taps at D = 8, 350.9 against 197.0; but ccf 32 taps at D = 4, 104.1

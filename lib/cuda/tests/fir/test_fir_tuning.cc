@@ -25,11 +25,11 @@ using cuda::fir_types;
 const fir_types fff{ false, false }, ccf{ true, false }, ccc{ true, true },
     fcc{ false, true };
 
-// choose_fir_method: the FFT path from 128 / (FMAs per tap) taps per kept output.
+// choose_fir_method: the FFT path from 512 / (FMAs per tap) taps per kept output.
 fir_method documented_method(fir_types t, std::size_t ntaps, int decimation)
 {
     const std::size_t fmas_per_tap = (t.complex_input ? 2 : 1) * (t.complex_taps ? 2 : 1);
-    const std::size_t crossover_taps_per_output = 128 / fmas_per_tap;
+    const std::size_t crossover_taps_per_output = 512 / fmas_per_tap;
     return ntaps >= crossover_taps_per_output * static_cast<std::size_t>(decimation)
                ? fir_method::fft
                : fir_method::direct;
@@ -85,19 +85,19 @@ const char* name(fir_kernel k)
 
 TEST(fir_tuning, crossover_to_the_fft_path_at_the_measured_taps_per_output)
 {
-    EXPECT_EQ(cuda::fir_tuning_for(90, fff).fft_taps_per_output, 128);
-    EXPECT_EQ(cuda::fir_tuning_for(90, ccf).fft_taps_per_output, 64);
-    EXPECT_EQ(cuda::fir_tuning_for(90, fcc).fft_taps_per_output, 64);
-    EXPECT_EQ(cuda::fir_tuning_for(90, ccc).fft_taps_per_output, 32);
+    EXPECT_EQ(cuda::fir_tuning_for(90, fff).fft_taps_per_output, 512);
+    EXPECT_EQ(cuda::fir_tuning_for(90, ccf).fft_taps_per_output, 256);
+    EXPECT_EQ(cuda::fir_tuning_for(90, fcc).fft_taps_per_output, 256);
+    EXPECT_EQ(cuda::fir_tuning_for(90, ccc).fft_taps_per_output, 128);
     // The engines' types, as they key the table (int16 input is real).
     EXPECT_EQ((cuda::fir_tuning_for_device<std::int16_t, complex>().fft_taps_per_output),
-              64);
+              256);
     const fir_tuning t = cuda::fir_tuning_for(90, ccf);
     const auto automatic = fir_method::automatic;
-    EXPECT_EQ(cuda::fir_method_for(t, 63, 1, automatic), fir_method::direct);
-    EXPECT_EQ(cuda::fir_method_for(t, 64, 1, automatic), fir_method::fft);
-    EXPECT_EQ(cuda::fir_method_for(t, 511, 8, automatic), fir_method::direct);
-    EXPECT_EQ(cuda::fir_method_for(t, 512, 8, automatic), fir_method::fft);
+    EXPECT_EQ(cuda::fir_method_for(t, 255, 1, automatic), fir_method::direct);
+    EXPECT_EQ(cuda::fir_method_for(t, 256, 1, automatic), fir_method::fft);
+    EXPECT_EQ(cuda::fir_method_for(t, 2047, 8, automatic), fir_method::direct);
+    EXPECT_EQ(cuda::fir_method_for(t, 2048, 8, automatic), fir_method::fft);
     // A method asked for is the method.
     EXPECT_EQ(cuda::fir_method_for(t, 100000, 1, fir_method::direct), fir_method::direct);
     EXPECT_EQ(cuda::fir_method_for(t, 1, 1, fir_method::fft), fir_method::fft);
