@@ -61,6 +61,15 @@ std::size_t device_free_memory(int device)
     return free_bytes;
 }
 
+std::size_t current_device_shared_memory_per_block()
+{
+    int device = 0, bytes = 0;
+    GPUFILTER_CHECK(cudaGetDevice(&device));
+    GPUFILTER_CHECK(
+        cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    return static_cast<std::size_t>(bytes);
+}
+
 int current_device_arch()
 {
     int device = 0, major = 0, minor = 0;

@@ -26,6 +26,11 @@ std::size_t device_free_memory(int device);
  */
 int current_device_arch();
 
+//! The most shared memory one block of the current device may opt in to, in bytes
+//! (227 KB on sm_90, 99 KB on sm_86 and sm_89, 64 KB on sm_75): what decides which
+//! block FFT sizes a kernel can run there.
+std::size_t current_device_shared_memory_per_block();
+
 } // namespace cuda
 } // namespace gpufilter
 } // namespace gr

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "../common/block_fft_plan.h"
+#include "../common/device.h"
 #include "fft_fir_engine.h"
 #include "fft_fir_fused_kernels.cuh"
 #include "fft_fir_kernels.cuh"
@@ -58,11 +59,8 @@ bool use_fused(const fir_tuning& t, int fft_size)
 {
     if (!fft_fir_fused::has_kernel(fft_size) || fft_size > t.fused_max_size)
         return false;
-    int device = 0, optin = 0;
-    GPUFILTER_CHECK(cudaGetDevice(&device));
-    GPUFILTER_CHECK(
-        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    return fft_fir_fused::shared_bytes(fft_size) <= static_cast<std::size_t>(optin);
+    return fft_fir_fused::shared_bytes(fft_size) <=
+           current_device_shared_memory_per_block();
 }
 
 } // namespace

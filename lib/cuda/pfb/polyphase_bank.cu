@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "../common/block_fft_plan.h"
+#include "../common/device.h"
 #include "branch_taps.h"
 #include "pfb_types.h"
 #include "polyphase_bank.h"
@@ -154,6 +155,12 @@ polyphase_bank<In>::polyphase_bank(unsigned numchans,
 
     if (d_tuning.path != pfb_path::two_pass && pfb_fused_supported(d_n)) {
         d_block_samples = pfb_fused_block(d_tuning, d_n, d_rate);
+        // A block this device's shared memory cannot hold takes the next size down
+        // (every device holds 4096 samples, 35 KB).
+        const std::size_t shared = current_device_shared_memory_per_block();
+        while (d_block_samples / 2 >= std::max(d_n, pfb_block_samples) &&
+               pfb_fir_fft::shared_bytes(d_block_samples) > shared)
+            d_block_samples /= 2;
         if (!pfb_fir_fft::has_block(d_n, d_block_samples))
             throw std::logic_error("polyphase_bank: no fused kernel of that block");
         const auto tw = block_fft_twiddles({ d_n, true });
