@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "../common/block_fft_plan.h"
 #include "../common/device.h"
+#include "../common/fft_batches.h"
 #include "fft_fir_engine.h"
 #include "fft_fir_fused_kernels.cuh"
 #include "fft_fir_kernels.cuh"
@@ -292,19 +293,7 @@ void fft_fir_engine<In, Tap>::set_taps(const std::vector<Tap>& taps, cudaStream_
 template <class In, class Tap>
 int fft_fir_engine<In, Tap>::pick_plan(long long remaining) const
 {
-    // The smallest batch that finishes the call, if at most a quarter of it is waste;
-    // otherwise the largest that does not overshoot (the batches include 1).
-    for (int i = static_cast<int>(d_batches.size()) - 1; i >= 0; --i) {
-        if (d_batches[i] >= remaining) {
-            if (d_batches[i] <= remaining + remaining / 4)
-                return i;
-            break;
-        }
-    }
-    int i = 0;
-    while (d_batches[i] > remaining)
-        ++i;
-    return i;
+    return pick_fft_batch(d_batches, remaining);
 }
 
 template <class In, class Tap>

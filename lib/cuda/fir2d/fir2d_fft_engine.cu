@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "../common/block_fft_plan.h"
+#include "../common/fft_batches.h"
 #include "fir2d_fft_engine.h"
 #include "fir2d_fft_fused_kernels.cuh"
 #include <algorithm>
@@ -357,19 +358,7 @@ void fir2d_fft_engine<T, Tap>::compute_spectrum(const kernel2d<Tap>& k)
 template <class T, class Tap>
 int fir2d_fft_engine<T, Tap>::pick_plan(long long remaining) const
 {
-    // The smallest batch that finishes the run, if at most a quarter of it is waste;
-    // otherwise the largest that does not overshoot (the batches include 1).
-    for (int i = static_cast<int>(d_batches.size()) - 1; i >= 0; --i) {
-        if (d_batches[i] >= remaining) {
-            if (d_batches[i] <= remaining + remaining / 4)
-                return i;
-            break;
-        }
-    }
-    int i = 0;
-    while (d_batches[i] > remaining)
-        ++i;
-    return i;
+    return pick_fft_batch(d_batches, remaining);
 }
 
 template <class T, class Tap>
