@@ -10,10 +10,14 @@ namespace cuda {
 
 namespace {
 //! The tuning's shape for ntaps, once both are known good (before the GPU).
-nlms_shape checked_shape(const nlms_tuning& tuning, int ntaps)
+nlms_shape checked_shape(const nlms_tuning& tuning, int ntaps, int nfilters)
 {
     check_nlms_tuning(tuning);
-    return nlms_shape_for(tuning, ntaps);
+    nlms_shape_for(tuning, ntaps); // ntaps checked before the GPU is asked
+    int device = 0, sms = 0;
+    GPUFILTER_CHECK(cudaGetDevice(&device));
+    GPUFILTER_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return nlms_shape_for(tuning, ntaps, nfilters, sms);
 }
 
 template <int K>
@@ -42,13 +46,13 @@ nlms_engine::nlms_engine(int ntaps,
     : d_ntaps(checked_nlms_ntaps(ntaps, nlms_max_taps)),
       d_nfilters(checked_nlms_nfilters(nfilters)),
       d_eps(checked_nlms_eps(eps)),
-      d_shape(checked_shape(tuning, d_ntaps)),
+      d_shape(checked_shape(tuning, d_ntaps, d_nfilters)),
       d_ports{ { nfilters * sizeof(float), nfilters * sizeof(float) },
                { nfilters * sizeof(float) } },
       d_mu_host(checked_nlms_mus(mu, nfilters)),
       d_mu(nfilters),
       d_taps(static_cast<std::size_t>(nfilters) * ntaps),
-      d_history(static_cast<std::size_t>(nfilters) * (ntaps > 1 ? ntaps - 1 : 1))
+      d_history(static_cast<std::size_t>(nfilters) * d_shape.history)
 {
     GPUFILTER_CHECK(
         cudaMemcpy(d_mu.get(), d_mu_host.data(), d_mu.bytes(), cudaMemcpyHostToDevice));
@@ -76,22 +80,20 @@ void nlms_engine::launch(const float* x,
                                 static_cast<long long>(n),
                                 d_ntaps,
                                 shape.tile,
+                                shape.history,
                                 d_taps.get(),
                                 d_history.get(),
                                 d_mu.get(),
                                 d_eps };
     switch (shape.taps_per_thread) {
-    case 1:
-        launch_k<1>(shape, d_nfilters, a, s);
-        break;
-    case 2:
-        launch_k<2>(shape, d_nfilters, a, s);
-        break;
     case 4:
         launch_k<4>(shape, d_nfilters, a, s);
         break;
-    default:
+    case 8:
         launch_k<8>(shape, d_nfilters, a, s);
+        break;
+    default:
+        launch_k<16>(shape, d_nfilters, a, s);
         break;
     }
 }

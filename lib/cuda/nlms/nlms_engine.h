@@ -20,8 +20,10 @@ namespace cuda {
  *
  * For each filter, with x_n = [x[n], x[n-1], ..., x[n-N+1]] (zeros before the
  * stream), y[n] = w . x_n, e[n] = d[n] - y[n], then
- * w <- w + mu e[n] x_n / (eps + x_n . x_n). x_n . x_n is summed afresh every sample in
- * the same reduction as the dot product, so it cannot drift.
+ * w <- w + mu e[n] x_n / (eps + x_n . x_n). The kernel takes the samples in steps of
+ * nlms_block, an exact rewriting of as many updates (nlms_kernels.cuh); x_n . x_n is
+ * summed afresh at every step's start and carried through the step one square in and
+ * one out a sample, so it cannot drift beyond a step.
  *
  * As a processor: two input ports, x and d, and one output port, e; an item is one
  * sample of every filter (nfilters floats, filter k at index k). The taps and the last
@@ -103,7 +105,7 @@ private:
     std::vector<float> d_mu_host; // what set_mu copies from, alive until the copy ends
     device_buffer<float> d_mu;
     device_buffer<float> d_taps;
-    device_buffer<float> d_history;
+    device_buffer<float> d_history; // nlms_shape::history x of every filter
 };
 
 } // namespace cuda

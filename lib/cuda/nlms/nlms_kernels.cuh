@@ -5,6 +5,7 @@
 // Device code of the NLMS engine (nlms_engine.h has the algorithm). One thread block
 // per filter; its taps live in registers for the whole launch.
 
+#include "nlms_shape.h"
 #include <cstdint>
 
 namespace gr {
@@ -24,8 +25,9 @@ struct args {
     long long n;
     int ntaps;
     int tile;
+    int history;     //!< H: x kept between tiles and calls (nlms_shape::history)
     float* taps;     //!< [nfilters][ntaps], w[j] multiplies x[t - j]
-    float* history;  //!< [nfilters][max(ntaps - 1, 1)], the last ntaps-1 x, oldest first
+    float* past;     //!< [nfilters][H], the last H x, oldest first
     const float* mu; //!< [nfilters]
     float eps;
 };
@@ -39,13 +41,8 @@ load_tile(float* dst, const float* src, long long stride, int count)
     if (stride == 1 && (reinterpret_cast<std::uintptr_t>(src) & 15) == 0) {
         const int quads = count / 4;
         const float4* src4 = reinterpret_cast<const float4*>(src);
-        for (int q = t; q < quads; q += T) {
-            const float4 v = src4[q];
-            dst[4 * q] = v.x;
-            dst[4 * q + 1] = v.y;
-            dst[4 * q + 2] = v.z;
-            dst[4 * q + 3] = v.w;
-        }
+        for (int q = t; q < quads; q += T)
+            reinterpret_cast<float4*>(dst)[q] = src4[q];
         for (int i = 4 * quads + t; i < count; i += T)
             dst[i] = src[i];
     } else {
@@ -54,111 +51,308 @@ load_tile(float* dst, const float* src, long long stride, int count)
     }
 }
 
+//! One stage of warp_transpose_sum: lanes with bit OFF keep the upper OFF values,
+//! the others the lower, and each adds its partner's.
+template <int OFF>
+__device__ inline void transpose_stage(float (&v)[nlms_block], bool upper)
+{
+#pragma unroll
+    for (int q = 0; q < OFF; ++q) {
+        const float lo = v[q], hi = v[q + OFF];
+        const float send = upper ? lo : hi;
+        const float keep = upper ? hi : lo;
+        v[q] = keep + __shfl_xor_sync(0xffffffffu, send, OFF);
+    }
+}
+
+//! Sums v[i] over the warp's lanes for all 32 i at once and returns sum i = lane: a
+//! butterfly that halves the values at each stage (31 shuffles, not 32 * 5).
+__device__ inline float warp_transpose_sum(float (&v)[nlms_block])
+{
+    const int lane = threadIdx.x & 31;
+    transpose_stage<16>(v, lane & 16);
+    transpose_stage<8>(v, lane & 8);
+    transpose_stage<4>(v, lane & 4);
+    transpose_stage<2>(v, lane & 2);
+    transpose_stage<1>(v, lane & 1);
+    return v[0];
+}
+
+//! V window samples from shared memory (16-byte aligned) into registers.
+template <int V>
+__device__ inline void load_window(float (&v)[V], const float* src)
+{
+#pragma unroll
+    for (int q = 0; q < V / 4; ++q) {
+        const float4 u = reinterpret_cast<const float4*>(src)[q];
+        v[4 * q] = u.x;
+        v[4 * q + 1] = u.y;
+        v[4 * q + 2] = u.z;
+        v[4 * q + 3] = u.w;
+    }
+}
+
+//! This warp's part of a step's Gram row x_0 . x_i (taps < N only), src the thread's
+//! window as in nlms_kernel; written to dst[warp * nlms_block + lane].
+template <int K>
+__device__ inline void gram_row(const float* src, int j0, int N, float* dst)
+{
+    constexpr int B = nlms_block;
+    float v[B + K];
+    load_window<B + K>(v, src);
+    float acc[B];
+#pragma unroll
+    for (int i = 0; i < B; ++i)
+        acc[i] = 0.0f;
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+        const float x0 = j0 + k < N ? v[K - k] : 0.0f; // x[nb - j]
+#pragma unroll
+        for (int i = 0; i < B; ++i)
+            acc[i] = fmaf(x0, v[i - k + K], acc[i]);
+    }
+    dst[(threadIdx.x >> 5) * B + (threadIdx.x & 31)] = warp_transpose_sum(acc);
+}
+
 /*!
- * NLMS over a.n samples, one block per filter (blockIdx.x), blockDim.x threads, K taps
- * per thread: thread t holds w[t + k*T]. Per sample, each thread folds the previous
- * sample's update into the taps it holds and at once forms its part of the next dot
- * product and of the norm (the tap update is fused with the next sample's dot
- * product, so w is touched once per sample, in registers); a butterfly of warp
- * shuffles and one barrier over 32 warp sums give every thread the same y and
- * x.x, hence the same step. Shared memory (nlms_shape.h): the window
- * [N-1 history | tile of x], the tile of d, two ping-pong buffers of warp sums.
+ * Column l of a step's Gram matrix summed afresh, for filters of N <= nlms_block taps:
+ * col[j] = x_{nb+j} . x_{nb+l} = sum_k x[nb+j-k] x[nb+l-k] (k = 0 .. N-1, in that
+ * order). Returns G[l][l], the same sum as col[l] (a register array cannot be read at
+ * the lane's index).
+ */
+__device__ inline float
+direct_gram_column(const float* xs, int N, int l, float (&col)[nlms_block])
+{
+    constexpr int B = nlms_block;
+#pragma unroll
+    for (int j = 0; j < B; ++j)
+        col[j] = 0.0f;
+    float norm = 0.0f;
+    for (int k = 0; k < N; ++k) {
+        const float xl = xs[l - k];
+        norm = fmaf(xl, xl, norm);
+#pragma unroll
+        for (int j = 0; j < B; ++j)
+            col[j] = fmaf(xs[j - k], xl, col[j]);
+    }
+    return norm;
+}
+
+/*!
+ * The serial part of a step, one warp, lane i for sample nb + i (nb the step's first
+ * sample, xs[m] = x[nb + m]): the warps' partial sums into p_i = w0 . x_{nb+i} and
+ * G[0][i] = x_nb . x_{nb+i}; the rest of the Gram matrix down its diagonals,
+ * G[a+1][b+1] = G[a][b] + x[nb+a+1] x[nb+b+1] - x[nb+a+1-N] x[nb+b+1-N] (at most
+ * B-1 FMA pairs from a sum afresh, so a norm is off by a few roundings of the
+ * largest norm in the step, and cannot drift beyond it). Filters of N <= B taps sum
+ * each entry afresh instead (N FMAs, direct_gram_column): their windows share too few
+ * samples for that bound to mean anything, a norm x_n^2 of 1e-6 beside a 1 in the
+ * step would come out of the recurrence with no correct digit. Then the error recurrence
+ * e_i = d_i - p_i - sum_{j<i} g_j G[j][i],
+ * g_i = mu e_i / (eps + G[i][i]), one shuffle per sample. Writes e of the step's cb
+ * samples and g (0 past cb) to sg.
+ */
+__device__ inline void serial_step(const float* part_p,
+                                   const float* part_g,
+                                   int nwarps,
+                                   const float* xs,
+                                   int N,
+                                   const float* sd,
+                                   int cb,
+                                   float mu,
+                                   float eps,
+                                   float* gram,
+                                   float* sg,
+                                   float* e,
+                                   long long stride)
+{
+    constexpr int B = nlms_block;
+    const int l = threadIdx.x & 31;
+    float p = 0.0f, g0 = 0.0f;
+#pragma unroll
+    for (int q = 0; q < nlms_max_threads / 32; ++q) // warp order, as the emulation
+        if (q < nwarps) {
+            p += part_p[q * B + l];
+            g0 += part_g[q * B + l];
+        }
+    float col[B]; // column l: G[j][l]
+    float norm;   // G[l][l]
+    if (N <= B) {
+        norm = direct_gram_column(xs, N, l, col);
+    } else {
+        const float* xo = xs - N; // xo[m] = x[nb + m - N]
+        float gd = g0;
+        gram[l] = g0;
+        // Loads clamped in range and every store predicated, so that the loop has no
+        // branch and its loads run ahead of the chain through gd (two FMAs a step).
+#pragma unroll 8
+        for (int a = 0; a + 1 < B; ++a) {
+            const int b = min(a + l, B - 2); // diagonal l
+            gd = fmaf(xs[a + 1], xs[b + 1], gd);
+            gd = fmaf(-xo[a + 1], xo[b + 1], gd);
+            if (a + l + 1 < B)
+                gram[(a + 1) * (B + 1) + b + 1] = gd;
+        }
+        __syncwarp();
+#pragma unroll
+        for (int j = 0; j < B; ++j)
+            col[j] = gram[j * (B + 1) + l];
+        norm = gram[l * (B + 1) + l];
+    }
+    // A norm is >= 0; its roundings must not take eps + norm to 0.
+    const float r = mu / (eps + fmaxf(norm, 0.0f));
+    float acc = sd[l] - p;
+    float e_l = 0.0f, g_l = 0.0f;
+#pragma unroll
+    for (int j = 0; j < B; ++j) {
+        const float gj = __shfl_sync(0xffffffffu, l < cb ? acc * r : 0.0f, j);
+        if (l == j) {
+            e_l = acc;
+            g_l = gj;
+        }
+        if (l > j)
+            acc = fmaf(-gj, col[j], acc);
+    }
+    sg[l] = g_l;
+    if (l < cb)
+        e[l * stride] = e_l;
+}
+
+/*!
+ * NLMS over a.n samples, one block per filter (blockIdx.x), blockDim.x threads, K
+ * contiguous taps per thread: thread t holds w[t*K .. t*K + K-1]. The samples go in
+ * steps of B = nlms_block, each an exact rewriting of B NLMS updates: with w0 the
+ * taps at the step's start, y_i = w0 . x_i + sum_{j<i} g_j (x_j . x_i). Each thread
+ * loads the B + K samples its taps meet in the step into registers once; from them
+ * the B dot products w0 . x_i and the Gram row x_0 . x_i (B*K FMAs each, reduced
+ * over the block: two barriers a step, not one a sample), then after the serial warp
+ * (serial_step) the rank-B update w += sum_i g_i x_i, in sample order. The Gram row
+ * of the next step is formed while warp 0 runs the serial part.
+ * Shared memory (nlms_shape.h): the window [H history | tile of x] (H = T*K >= N),
+ * the tile of d, the partial sums (the Gram rows' for two steps: one read by the
+ * serial warp while the other is written), the Gram matrix, the steps g.
  */
 template <int K>
-__global__ void __launch_bounds__(1024) nlms_kernel(args a)
+__global__ void __launch_bounds__(nlms_max_threads) nlms_kernel(args a)
 {
-    extern __shared__ float smem[];
-    const int N = a.ntaps;
-    const int C = a.tile;
-    float* sx = smem;           // N - 1 + C: sample n0 - (N-1) + m at sx[m]
-    float* sd = sx + N - 1 + C; // C
-    float* red = sd + C;        // 2 x (32 dot sums, 32 norm sums)
-
-    const int f = blockIdx.x;
+    constexpr int B = nlms_block;
+    constexpr int V = B + K; // window registers: x[nb - tK - K + q]
+    extern __shared__ float4 smem4[];
+    float* smem = reinterpret_cast<float*>(smem4);
+    const int N = a.ntaps, C = a.tile, H = a.history;
     const int t = threadIdx.x, T = blockDim.x;
     const int lane = t & 31, warp = t >> 5, nwarps = T >> 5;
+    // Every offset is a multiple of 4 floats: the window loads are float4.
+    float* sx = smem;                      // H + C: x[n0 - H + m] at sx[m]
+    float* sd = sx + H + C;                // C
+    float* part_p = sd + C;                // nwarps x B dot products
+    float* part_g = part_p + nwarps * B;   // 2 x nwarps x B Gram rows
+    float* gram = part_g + 2 * nwarps * B; // B x (B + 1)
+    float* sg = gram + B * (B + 1);        // B
+
+    const int f = blockIdx.x;
     float* w_state = a.taps + static_cast<long long>(f) * N;
-    float* h_state = a.history + static_cast<long long>(f) * (N > 1 ? N - 1 : 1);
+    float* h_state = a.past + static_cast<long long>(f) * H;
     const float* x = a.x + f * a.filter_stride;
     const float* d = a.d + f * a.filter_stride;
     float* e = a.e + f * a.filter_stride;
     const float mu = a.mu[f];
-    const float eps = a.eps;
+    const int j0 = t * K; // this thread's first tap
 
     float w[K];
 #pragma unroll
-    for (int k = 0; k < K; ++k) {
-        const int j = t + k * T;
-        w[k] = j < N ? w_state[j] : 0.0f;
-    }
+    for (int k = 0; k < K; ++k)
+        w[k] = j0 + k < N ? w_state[j0 + k] : 0.0f;
+    for (int i = t; i < H; i += T)
+        sx[i] = h_state[i];
 
-    int parity = 0;
     for (long long n0 = 0; n0 < a.n; n0 += C) {
         const int c = static_cast<int>(a.n - n0 < C ? a.n - n0 : C);
-        for (int i = t; i < N - 1; i += T)
-            sx[i] = h_state[i];
-        load_tile(sx + N - 1, x + n0 * a.sample_stride, a.sample_stride, c);
+        const int cp = (c + B - 1) / B * B; // the last step reads zeros past c
+        load_tile(sx + H, x + n0 * a.sample_stride, a.sample_stride, c);
         load_tile(sd, d + n0 * a.sample_stride, a.sample_stride, c);
-        __syncthreads();
-
-        float g = 0.0f; // step of the previous sample, not yet in w
-        float xp[K];    // x_{n-1} at this thread's taps
-#pragma unroll
-        for (int k = 0; k < K; ++k)
-            xp[k] = 0.0f;
-        for (int i = 0; i < c; ++i) {
-            float acc = 0.0f, sq = 0.0f;
-#pragma unroll
-            for (int k = 0; k < K; ++k) {
-                const int j = t + k * T;
-                const float xv = j < N ? sx[N - 1 + i - j] : 0.0f; // x[n0 + i - j]
-                w[k] = fmaf(g, xp[k], w[k]);
-                acc = fmaf(w[k], xv, acc);
-                sq = fmaf(xv, xv, sq);
-                xp[k] = xv;
-            }
-            // xor butterfly: every lane ends with the same bits (a + b == b + a).
-#pragma unroll
-            for (int o = 16; o > 0; o >>= 1) {
-                acc += __shfl_xor_sync(0xffffffffu, acc, o);
-                sq += __shfl_xor_sync(0xffffffffu, sq, o);
-            }
-            if (nwarps > 1) { // block-uniform
-                float* r = red + parity * 64;
-                if (lane == 0) {
-                    r[warp] = acc;
-                    r[32 + warp] = sq;
-                }
-                // One barrier per sample: the other buffer is written next sample,
-                // and every thread has read it before reaching this barrier.
-                __syncthreads();
-                acc = 0.0f;
-                sq = 0.0f;
-                for (int q = 0; q < nwarps; ++q) { // same order in every thread
-                    acc += r[q];
-                    sq += r[32 + q];
-                }
-                parity ^= 1;
-            }
-            const float err = sd[i] - acc;
-            g = mu * err / (eps + sq);
-            if (t == 0)
-                e[(n0 + i) * a.sample_stride] = err;
+        for (int i = c + t; i < cp; i += T) {
+            sx[H + i] = 0.0f;
+            sd[i] = 0.0f;
         }
+        __syncthreads();
+        // The Gram row of a step needs x only: each step's is formed while the
+        // serial warp works on the step before (the tile's first, here).
+        if (N > B) // shorter filters sum their Gram matrix in the serial part
+            gram_row<K>(sx + H - j0 - K, j0, N, part_g);
+        for (int s = 0; s < c; s += B) {
+            const int buf = (s / B) & 1; // part_g of this step; the next step's: 1 - buf
+            // x[nb + i - (j0 + k)] = v[i - k + K]; loaded again for the update rather
+            // than held through the serial part (registers).
+            const float* src = sx + H + s - j0 - K;
+            {
+                float v[V];
+                load_window<V>(v, src);
+                float acc[B];
 #pragma unroll
-        for (int k = 0; k < K; ++k)
-            w[k] = fmaf(g, xp[k], w[k]); // the tile's last update
-        __syncthreads();                 // every read of sx (and of red) is done
-        for (int i = t; i < N - 1; i += T)
-            h_state[i] = sx[c + i]; // the newest N-1 of [history | tile]
-        __syncthreads();            // visible to the next tile's loads
+                for (int i = 0; i < B; ++i)
+                    acc[i] = 0.0f;
+#pragma unroll
+                for (int k = 0; k < K; ++k)
+#pragma unroll
+                    for (int i = 0; i < B; ++i)
+                        acc[i] = fmaf(w[k], v[i - k + K], acc[i]);
+                part_p[warp * B + lane] = warp_transpose_sum(acc);
+            }
+            __syncthreads();
+            if (warp == 0) {
+                const int cb = c - s < B ? c - s : B;
+                serial_step(part_p,
+                            part_g + buf * nwarps * B,
+                            nwarps,
+                            sx + H + s,
+                            N,
+                            sd + s,
+                            cb,
+                            mu,
+                            a.eps,
+                            gram,
+                            sg,
+                            e + (n0 + s) * a.sample_stride,
+                            a.sample_stride);
+            }
+            if (N > B && s + B < c)
+                gram_row<K>(src + B, j0, N, part_g + (1 - buf) * nwarps * B);
+            __syncthreads();
+            float v[V];
+            load_window<V>(v, src);
+            // Each tap in sample order; g four at a time (registers).
+#pragma unroll
+            for (int q = 0; q < B / 4; ++q) {
+                const float4 u = reinterpret_cast<const float4*>(sg)[q];
+                const float g[4] = { u.x, u.y, u.z, u.w };
+#pragma unroll
+                for (int k = 0; k < K; ++k)
+                    if (j0 + k < N) { // taps past N stay zero
+#pragma unroll
+                        for (int i = 0; i < 4; ++i)
+                            w[k] = fmaf(g[i], v[4 * q + i - k + K], w[k]);
+                    }
+            }
+        }
+        // The newest H of [history | tile] become the history: through registers, as
+        // source and destination overlap.
+        float keep[K];
+#pragma unroll
+        for (int r = 0; r < K; ++r)
+            keep[r] = sx[c + t + r * T];
+        __syncthreads();
+#pragma unroll
+        for (int r = 0; r < K; ++r)
+            sx[t + r * T] = keep[r];
     }
 #pragma unroll
-    for (int k = 0; k < K; ++k) {
-        const int j = t + k * T;
-        if (j < N)
-            w_state[j] = w[k];
-    }
+    for (int r = 0; r < K; ++r)
+        h_state[t + r * T] = sx[t + r * T]; // written by this thread
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+        if (j0 + k < N)
+            w_state[j0 + k] = w[k];
 }
 
 } // namespace nlms_kernels

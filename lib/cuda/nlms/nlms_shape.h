@@ -4,7 +4,7 @@
 
 // The NLMS kernel's launch shape and its shared-memory layout, in one place for the
 // engine (launch), the kernel (indexing) and the host-only test that emulates the
-// kernel's index math; which shape a filter gets is the tuning's (nlms_tuning.h:
+// kernel's arithmetic; which shape a filter gets is the tuning's (nlms_tuning.h:
 // nlms_shape_for). No CUDA types.
 
 #include <cstddef>
@@ -13,26 +13,32 @@ namespace gr {
 namespace gpufilter {
 namespace cuda {
 
-//! Most taps a thread holds in registers (the kernels are compiled for K = 1, 2, 4
-//! and 8), and most threads of a block.
-constexpr int nlms_max_taps_per_thread = 8;
-constexpr int nlms_max_threads = 1024;
+//! Samples of one step of the block form: a warp's width, so that lane i of the
+//! serial warp is sample i of the step.
+constexpr int nlms_block = 32;
+//! Most threads of a block (the kernel keeps up to 128 registers a thread).
+constexpr int nlms_max_threads = 512;
+//! Most taps a thread holds in registers (the kernels are compiled for K = 4, 8, 16).
+constexpr int nlms_max_taps_per_thread = 16;
 //! Longest filter of the GPU kernel: every tap in a register of its block.
 constexpr int nlms_max_taps = nlms_max_taps_per_thread * nlms_max_threads;
 
 struct nlms_shape {
     int threads;         //!< block size, a multiple of 32
-    int taps_per_thread; //!< K: 1, 2, 4 or 8; thread t holds taps t, t+T, ..., t+(K-1)T
-    int tile;            //!< samples per tile: x and d of a tile are staged at once
+    int taps_per_thread; //!< K: 4, 8 or 16; thread t holds taps t*K ... t*K + K-1
+    int tile;            //!< samples per tile (a multiple of nlms_block)
+    int history;         //!< x kept before a tile: threads * K (>= ntaps)
     std::size_t shared_bytes;
 };
 
-//! Shared memory, in floats: the window [N-1 history | tile of x], the tile of d, and
-//! two buffers (ping-pong) of 32 partial dot products and 32 partial norms.
-inline std::size_t nlms_window_floats(int ntaps, int tile) { return ntaps - 1 + tile; }
-inline std::size_t nlms_shared_floats(int ntaps, int tile)
+//! Shared memory, in floats: the window [history | tile of x], the tile of d, the
+//! warps' partial sums (nlms_block dot products, and nlms_block Gram entries for two
+//! steps), the step's Gram matrix (rows padded by one against bank conflicts) and its
+//! steps.
+inline std::size_t nlms_shared_floats(int threads, int history, int tile)
 {
-    return nlms_window_floats(ntaps, tile) + tile + 2 * 64;
+    const std::size_t b = nlms_block;
+    return history + 2 * std::size_t(tile) + threads / 32 * 3 * b + b * (b + 1) + b;
 }
 
 } // namespace cuda

@@ -4,10 +4,11 @@
 
 // NLMS references for the engine tests: the update in float64, sample by sample, and
 // a float32 emulation of the GPU kernel's arithmetic (its thread/tap mapping, tiles,
-// fused update and reduction order), which runs without a GPU.
+// steps of nlms_block samples and reduction order), which runs without a GPU.
 
 #include "nlms/nlms_shape.h"
 #include "nlms/nlms_tuning.h"
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <random>
@@ -49,102 +50,128 @@ struct nlms_reference {
 };
 
 /*!
- * The kernel's float arithmetic on the host, one filter: threads T and K taps each
- * from the tuning's shape (nlms_shape_for), thread t holding taps t + k*T; tiles of the
- * shape's length with the window [N-1 history | tile] indexed as the kernel does; per
- * sample the fused update-and-dot with fmaf, the xor butterfly within each warp and the
- * warp sums added in warp order. A call is one launch (the tile restarts with it).
+ * The kernel's float arithmetic on the host, one filter, in the launch shape given
+ * (nlms_shape_for): thread t holds taps t*K .. t*K + K-1; tiles of the shape's length
+ * over the window [H history | tile]; steps of nlms_block samples from each tile's
+ * start (the last one short); per step each thread's dot products and Gram row in
+ * tap order with fmaf, the xor butterfly within each warp, the warp sums in warp
+ * order; the Gram matrix down its diagonals with fmaf (summed afresh for N <= B),
+ * the error recurrence and the
+ * update as nlms_kernels.cuh writes them. A call is one launch.
  */
 struct nlms_emulation {
     int N;
     float mu, eps;
     cuda::nlms_shape shape;
-    std::vector<float> w, hist;
+    std::vector<float> w, hist; // hist: the last H x, oldest first
 
+    nlms_emulation(int n, float mu_, float eps_, const cuda::nlms_shape& s)
+        : N(n), mu(mu_), eps(eps_), shape(s), w(n, 0.0f), hist(s.history, 0.0f)
+    {
+    }
     nlms_emulation(int n, float mu_, float eps_, const cuda::nlms_tuning& tuning)
-        : N(n),
-          mu(mu_),
-          eps(eps_),
-          shape(cuda::nlms_shape_for(tuning, n)),
-          w(n, 0.0f),
-          hist(n > 1 ? n - 1 : 1, 0.0f)
+        : nlms_emulation(n, mu_, eps_, cuda::nlms_shape_for(tuning, n))
     {
     }
 
-    //! Butterfly of __shfl_xor_sync over 32 lanes: every lane's final value.
-    static void butterfly(std::vector<float>& v, int base)
+    //! The sum the xor butterfly leaves in every lane (a + b == b + a, so all agree).
+    static float warp_sum(const float* v)
     {
+        float a[32];
+        for (int l = 0; l < 32; ++l)
+            a[l] = v[l];
         for (int o = 16; o > 0; o >>= 1) {
-            std::vector<float> next(32);
+            float next[32];
             for (int l = 0; l < 32; ++l)
-                next[l] = v[base + l] + v[base + (l ^ o)];
+                next[l] = a[l] + a[l ^ o];
             for (int l = 0; l < 32; ++l)
-                v[base + l] = next[l];
+                a[l] = next[l];
         }
+        return a[0];
     }
 
     std::vector<float> run(const float* x, const float* d, std::size_t n)
     {
+        constexpr int B = cuda::nlms_block;
         const int T = shape.threads, K = shape.taps_per_thread, C = shape.tile;
+        const int H = shape.history;
         std::vector<float> e(n);
-        std::vector<float> wr(T * K), xp(T * K), acc(T), sq(T);
-        for (int t = 0; t < T; ++t)
-            for (int k = 0; k < K; ++k) {
-                const int j = t + k * T;
-                wr[t * K + k] = j < N ? w[j] : 0.0f;
-            }
-        std::vector<float> sx(N - 1 + C);
+        std::vector<float> sx(H + C), sd(C), part(T * B), rowp(T * B);
+        std::vector<float> gram(B * (B + 1)), g(B);
+        for (int i = 0; i < H; ++i)
+            sx[i] = hist[i];
         for (std::size_t n0 = 0; n0 < n; n0 += C) {
             const int c = static_cast<int>(std::min<std::size_t>(C, n - n0));
-            for (int i = 0; i < N - 1; ++i)
-                sx[i] = hist[i];
-            for (int i = 0; i < c; ++i)
-                sx[N - 1 + i] = x[n0 + i];
-            float g = 0.0f;
-            std::fill(xp.begin(), xp.end(), 0.0f);
-            for (int i = 0; i < c; ++i) {
-                for (int t = 0; t < T; ++t) {
-                    float a = 0.0f, s = 0.0f;
-                    for (int k = 0; k < K; ++k) {
-                        const int j = t + k * T;
-                        const float xv = j < N ? sx[N - 1 + i - j] : 0.0f;
-                        float& wk = wr[t * K + k];
-                        wk = std::fma(g, xp[t * K + k], wk);
-                        a = std::fma(wk, xv, a);
-                        s = std::fma(xv, xv, s);
-                        xp[t * K + k] = xv;
+            const int cp = (c + B - 1) / B * B;
+            for (int i = 0; i < cp; ++i) {
+                sx[H + i] = i < c ? x[n0 + i] : 0.0f;
+                sd[i] = i < c ? d[n0 + i] : 0.0f;
+            }
+            for (int s = 0; s < c; s += B) {
+                const int cb = std::min(B, c - s);
+                // xw(i, j) = x[nb + i - j]
+                auto xw = [&](int i, int j) { return sx[H + s + i - j]; };
+                for (int t = 0; t < T; ++t)
+                    for (int i = 0; i < B; ++i) {
+                        float a = 0.0f, r = 0.0f;
+                        for (int k = 0; k < K; ++k) {
+                            const int j = t * K + k;
+                            const float wj = j < N ? w[j] : 0.0f;
+                            a = std::fma(wj, xw(i, j), a);
+                        }
+                        for (int k = 0; k < K; ++k) {
+                            const int j = t * K + k;
+                            const float x0 = j < N ? xw(0, j) : 0.0f;
+                            r = std::fma(x0, xw(i, j), r);
+                        }
+                        part[i * T + t] = a;
+                        rowp[i * T + t] = r;
                     }
-                    acc[t] = a;
-                    sq[t] = s;
-                }
-                for (int b = 0; b < T; b += 32) {
-                    butterfly(acc, b);
-                    butterfly(sq, b);
-                }
-                float y = acc[0], nrm = sq[0];
-                if (T > 32) {
-                    y = 0.0f;
-                    nrm = 0.0f;
+                std::vector<float> p(B, 0.0f), g0(B, 0.0f);
+                for (int i = 0; i < B; ++i)
                     for (int q = 0; q < T / 32; ++q) {
-                        y += acc[32 * q];
-                        nrm += sq[32 * q];
+                        p[i] += warp_sum(&part[i * T + 32 * q]);
+                        g0[i] += warp_sum(&rowp[i * T + 32 * q]);
+                    }
+                for (int l = 0; l < B && N <= B; ++l)
+                    for (int j = 0; j <= l; ++j) { // afresh, k in order
+                        float a = 0.0f;
+                        for (int k = 0; k < N; ++k)
+                            a = std::fma(xw(j, k), xw(l, k), a);
+                        gram[j * (B + 1) + l] = a;
+                    }
+                for (int l = 0; l < B && N > B; ++l) {
+                    float gd = g0[l];
+                    gram[l] = g0[l];
+                    for (int a = 0; a + 1 + l < B; ++a) {
+                        const int b = a + l;
+                        gd = std::fma(xw(a + 1, 0), xw(b + 1, 0), gd);
+                        gd = std::fma(-xw(a + 1, N), xw(b + 1, N), gd);
+                        gram[(a + 1) * (B + 1) + b + 1] = gd;
                     }
                 }
-                const float err = d[n0 + i] - y;
-                g = mu * err / (eps + nrm);
-                e[n0 + i] = err;
+                std::vector<float> acc(B), r(B);
+                for (int l = 0; l < B; ++l) {
+                    r[l] = mu / (eps + std::max(gram[l * (B + 1) + l], 0.0f));
+                    acc[l] = sd[s + l] - p[l];
+                }
+                for (int j = 0; j < B; ++j) {
+                    const float gj = j < cb ? acc[j] * r[j] : 0.0f;
+                    if (j < cb)
+                        e[n0 + s + j] = acc[j];
+                    g[j] = gj;
+                    for (int l = j + 1; l < B; ++l)
+                        acc[l] = std::fma(-gj, gram[j * (B + 1) + l], acc[l]);
+                }
+                for (int j = 0; j < N; ++j)
+                    for (int i = 0; i < B; ++i)
+                        w[j] = std::fma(g[i], xw(i, j), w[j]);
             }
-            for (int t = 0; t < T * K; ++t)
-                wr[t] = std::fma(g, xp[t], wr[t]);
-            for (int i = 0; i < N - 1; ++i)
+            for (int i = 0; i < H; ++i)
                 hist[i] = sx[c + i];
+            for (int i = 0; i < H; ++i)
+                sx[i] = hist[i];
         }
-        for (int t = 0; t < T; ++t)
-            for (int k = 0; k < K; ++k) {
-                const int j = t + k * T;
-                if (j < N)
-                    w[j] = wr[t * K + k];
-            }
         return e;
     }
 };

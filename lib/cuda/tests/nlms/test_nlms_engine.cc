@@ -10,6 +10,8 @@
 #include "nlms_reference.h"
 #include <gtest/gtest.h>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <random>
 
@@ -83,14 +85,31 @@ std::vector<std::vector<float>> run_engine(cuda::nlms_engine& eng,
     return rows;
 }
 
-//! Every filter of the run against its float64 reference and its emulation.
-void check_filters(const std::vector<std::vector<float>>& got,
-                   const std::vector<std::vector<float>>& xs,
-                   const std::vector<std::vector<float>>& ds,
-                   const std::vector<float>& taps,
-                   int ntaps,
-                   const std::vector<float>& mu,
-                   const std::string& what)
+//! The launch shape an engine of the default tuning has on the current device.
+cuda::nlms_shape engine_shape(int ntaps, std::size_t nfilters)
+{
+    int device = 0, sms = 0;
+    GPUFILTER_CHECK(cudaGetDevice(&device));
+    GPUFILTER_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return cuda::nlms_shape_for(
+        cuda::nlms_tuning_for_device(), ntaps, static_cast<int>(nfilters), sms);
+}
+
+/*!
+ * Every filter of the run against its float64 reference and its emulation in the
+ * engine's shape, run in the same calls (cycled; none: one call). Steps restart at
+ * each call, so the emulation repeats the engine's rounding only in its calls; where
+ * the calls are unknown (the host path cuts its own), a few roundings apart.
+ */
+void check_filters_shaped(const std::vector<std::vector<float>>& got,
+                          const std::vector<std::vector<float>>& xs,
+                          const std::vector<std::vector<float>>& ds,
+                          const std::vector<float>& taps,
+                          int ntaps,
+                          const std::vector<float>& mu,
+                          const cuda::nlms_shape& shape,
+                          const std::string& what,
+                          const std::vector<std::size_t>& calls = {})
 {
     for (std::size_t k = 0; k < xs.size(); ++k) {
         const float m = mu[mu.size() == 1 ? 0 : k];
@@ -98,13 +117,25 @@ void check_filters(const std::vector<std::vector<float>>& got,
         const auto want = ref.run(xs[k], ds[k]);
         const double bound = nlms_float_bound(ntaps, xs[k].size());
         EXPECT_LE(error_vs_d(got[k], want, ds[k]), bound) << what << " filter " << k;
-        // The shape of the engines here: the current device's tuning (their default).
-        nlms_emulation emu(ntaps, m, 1e-6f, cuda::nlms_tuning_for_device());
-        const auto same = emu.run(xs[k].data(), ds[k].data(), xs[k].size());
-        std::vector<double> same_d(same.begin(), same.end());
+        nlms_emulation emu(ntaps, m, 1e-6f, shape);
+        const std::size_t len = xs[k].size();
+        std::vector<double> same_d;
+        for (std::size_t pos = 0, c = 0; pos < len; ++c) {
+            const std::size_t n =
+                calls.empty() ? len : std::min(calls[c % calls.size()], len - pos);
+            const auto part = emu.run(xs[k].data() + pos, ds[k].data() + pos, n);
+            same_d.insert(same_d.end(), part.begin(), part.end());
+            pos += n;
+        }
         // The emulation repeats the kernel's operations in order; only a compiler's
         // different contraction could separate them, by a rounding or so.
         EXPECT_LE(error_vs_d(got[k], same_d, ds[k]), 1e-5) << what << " filter " << k;
+        if (std::getenv("GPUFILTER_NLMS_VERBOSE") && k == 0)
+            std::printf("%s: vs float64 %.3g (bound %.3g), vs emulation %.3g\n",
+                        what.c_str(),
+                        error_vs_d(got[k], want, ds[k]),
+                        bound,
+                        error_vs_d(got[k], same_d, ds[k]));
         double werr = 0, wn = 0;
         for (int j = 0; j < ntaps; ++j) {
             const double t = taps[k * ntaps + j];
@@ -114,6 +145,20 @@ void check_filters(const std::vector<std::vector<float>>& got,
         EXPECT_LE(std::sqrt(werr / std::max(wn, 1e-30)), bound)
             << what << " taps of filter " << k;
     }
+}
+
+//! check_filters_shaped with the shape of an engine of xs.size() filters.
+void check_filters(const std::vector<std::vector<float>>& got,
+                   const std::vector<std::vector<float>>& xs,
+                   const std::vector<std::vector<float>>& ds,
+                   const std::vector<float>& taps,
+                   int ntaps,
+                   const std::vector<float>& mu,
+                   const std::string& what,
+                   const std::vector<std::size_t>& calls = {})
+{
+    check_filters_shaped(
+        got, xs, ds, taps, ntaps, mu, engine_shape(ntaps, xs.size()), what, calls);
 }
 
 TEST_F(nlms_engine_test, matches_reference_over_tap_counts_and_steps)
@@ -127,7 +172,8 @@ TEST_F(nlms_engine_test, matches_reference_over_tap_counts_and_steps)
             std::vector<std::vector<float>> ds{ convolve(
                 xs[0], echo_path(std::min(ntaps, 64), rng)) };
             cuda::nlms_engine eng(ntaps, 1, { mu }, 1e-6f);
-            const auto got = run_engine(eng, xs[0], ds[0], 1, { 1, 300, 256, 1023, 77 });
+            const std::vector<std::size_t> calls = { 1, 300, 256, 1023, 77 };
+            const auto got = run_engine(eng, xs[0], ds[0], 1, calls);
             cuda::stream s;
             check_filters(got,
                           xs,
@@ -135,7 +181,8 @@ TEST_F(nlms_engine_test, matches_reference_over_tap_counts_and_steps)
                           eng.all_taps(s),
                           ntaps,
                           { mu },
-                          "ntaps " + std::to_string(ntaps) + " mu " + std::to_string(mu));
+                          "ntaps " + std::to_string(ntaps) + " mu " + std::to_string(mu),
+                          calls);
         }
 }
 
@@ -152,8 +199,8 @@ TEST_F(nlms_engine_test, many_filters_as_vector_items_each_its_own)
                 mu.push_back(0.1f + 0.9f * k / nf);
             }
             cuda::nlms_engine eng(ntaps, nf, mu, 1e-6f);
-            const auto got =
-                run_engine(eng, interleave(xs), interleave(ds), nf, { 333, 1, 256, 900 });
+            const std::vector<std::size_t> calls = { 333, 1, 256, 900 };
+            const auto got = run_engine(eng, interleave(xs), interleave(ds), nf, calls);
             cuda::stream s;
             check_filters(got,
                           xs,
@@ -161,7 +208,8 @@ TEST_F(nlms_engine_test, many_filters_as_vector_items_each_its_own)
                           eng.all_taps(s),
                           ntaps,
                           mu,
-                          "nf " + std::to_string(nf) + " ntaps " + std::to_string(ntaps));
+                          "nf " + std::to_string(nf) + " ntaps " + std::to_string(ntaps),
+                          calls);
         }
 }
 
@@ -221,7 +269,83 @@ TEST_F(nlms_engine_test, batch_rows_in_groups_and_chunks)
     std::vector<std::vector<float>> got;
     for (std::size_t k = 0; k < nf; ++k)
         got.emplace_back(e.begin() + k * len, e.begin() + (k + 1) * len);
-    check_filters(got, xs, ds, taps, ntaps, mu, "batch");
+    check_filters(got, xs, ds, taps, ntaps, mu, "batch", { 1024 });
+}
+
+TEST_F(nlms_engine_test, rows_in_calls_across_step_boundaries)
+{
+    // process_rows with rows longer than the samples (a pitch), calls of one sample,
+    // shorter than a step, a step and one more, and ending mid-step; one filter over
+    // many multiprocessors' worth (the shape of many filters) too.
+    const int B = cuda::nlms_block;
+    const std::vector<std::size_t> calls = {
+        1, 5, std::size_t(B) - 1, std::size_t(B), std::size_t(B) + 1, 1, 700, 3, 2 * B + 7
+    };
+    int device = 0, sms = 0;
+    GPUFILTER_CHECK(cudaGetDevice(&device));
+    GPUFILTER_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    for (const int nf : { 3, sms + 5 })
+        for (const int ntaps : { 5, 129, 4096 }) {
+            const std::size_t len = ntaps > 1000 ? 1200 : 2500, pitch = len + 13;
+            std::vector<std::vector<float>> xs, ds;
+            std::vector<float> x(nf * pitch, 0.0f), d(nf * pitch, 0.0f), mu;
+            for (int k = 0; k < nf; ++k) {
+                xs.push_back(white(len, rng));
+                ds.push_back(convolve(xs.back(), echo_path(1 + k % 30, rng)));
+                std::copy(xs[k].begin(), xs[k].end(), x.begin() + k * pitch);
+                std::copy(ds[k].begin(), ds[k].end(), d.begin() + k * pitch);
+                mu.push_back(0.05f + 1.2f * k / nf);
+            }
+            cuda::nlms_engine eng(ntaps, nf, mu, 1e-6f);
+            cuda::stream s;
+            cuda::device_buffer<float> dx(x.size()), dd(d.size()), de(x.size());
+            GPUFILTER_CHECK(
+                cudaMemcpy(dx.get(), x.data(), dx.bytes(), cudaMemcpyHostToDevice));
+            GPUFILTER_CHECK(
+                cudaMemcpy(dd.get(), d.data(), dd.bytes(), cudaMemcpyHostToDevice));
+            std::vector<float> e(x.size(), std::numeric_limits<float>::quiet_NaN());
+            GPUFILTER_CHECK(
+                cudaMemcpy(de.get(), e.data(), de.bytes(), cudaMemcpyHostToDevice));
+            GPUFILTER_CHECK(cudaDeviceSynchronize());
+            for (std::size_t pos = 0, c = 0; pos < len; ++c) {
+                const std::size_t m = std::min(calls[c % calls.size()], len - pos);
+                eng.process_rows(
+                    dx.get() + pos, dd.get() + pos, de.get() + pos, pitch, m, s);
+                pos += m;
+            }
+            s.synchronize();
+            GPUFILTER_CHECK(
+                cudaMemcpy(e.data(), de.get(), de.bytes(), cudaMemcpyDeviceToHost));
+            std::vector<std::vector<float>> got;
+            for (int k = 0; k < nf; ++k) {
+                got.emplace_back(e.begin() + k * pitch, e.begin() + k * pitch + len);
+                for (std::size_t i = len; i < pitch; ++i)
+                    EXPECT_TRUE(std::isnan(e[k * pitch + i])) << "written past a row";
+            }
+            // Many filters: check a few (the reference is slow), first and last.
+            std::vector<std::vector<float>> g2, x2, d2;
+            std::vector<float> t2, mu2;
+            const auto taps = eng.all_taps(s);
+            for (int k : { 0, 1, nf - 1 }) {
+                g2.push_back(got[k]);
+                x2.push_back(xs[k]);
+                d2.push_back(ds[k]);
+                mu2.push_back(mu[k]);
+                t2.insert(
+                    t2.end(), taps.begin() + k * ntaps, taps.begin() + (k + 1) * ntaps);
+            }
+            // The emulation takes the engine's shape for nf filters, not for 3.
+            check_filters_shaped(g2,
+                                 x2,
+                                 d2,
+                                 t2,
+                                 ntaps,
+                                 mu2,
+                                 engine_shape(ntaps, nf),
+                                 "rows nf " + std::to_string(nf) + " ntaps " +
+                                     std::to_string(ntaps),
+                                 calls);
+        }
 }
 
 TEST_F(nlms_engine_test, converges_to_an_echo_path)
