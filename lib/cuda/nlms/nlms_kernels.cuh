@@ -114,6 +114,44 @@ __device__ inline void gram_row(const float* src, int j0, int N, float* dst)
     dst[(threadIdx.x >> 5) * B + (threadIdx.x & 31)] = warp_transpose_sum(acc);
 }
 
+//! Lane l's sum of parts[q * B + l] over q < count, in q order (the Gram row's partial
+//! sums, one per warp, or one finished row).
+__device__ inline float sum_parts(const float* parts, int count)
+{
+    constexpr int B = nlms_block;
+    float g = 0.0f;
+#pragma unroll
+    for (int q = 0; q < nlms_max_threads / 32; ++q)
+        if (q < count)
+            g += parts[q * B + (threadIdx.x & 31)];
+    return g;
+}
+
+/*!
+ * The next step's Gram row from this step's, one warp, lane l: G[0][l] slides by B
+ * samples, x_{nb+B} . x_{nb+B+l} = x_nb . x_{nb+l} + sum_{m=1..B} (x[nb+m] x[nb+m+l]
+ * - x[nb+m-N] x[nb+m+l-N]): 2B FMAs instead of the N of a sum afresh. In double, where
+ * a product of two floats is exact, so the row carried through a tile's steps is off
+ * by a few roundings of 2^-53 of its largest values, not of 2^-24: a window gone quiet
+ * after a loud one keeps its small norm. xs[m] = x[nb + m].
+ */
+__device__ inline double next_gram_row(const float* xs, int N, double row)
+{
+    constexpr int B = nlms_block;
+    const int l = threadIdx.x & 31;
+    const float* xo = xs - N;
+    // Two partial sums, m odd and m even, added as (odd + even).
+    double odd = 0.0, even = 0.0;
+#pragma unroll 4
+    for (int m = 1; m <= B; m += 2) {
+        odd = fma(double(xs[m]), double(xs[m + l]), odd);
+        odd = fma(-double(xo[m]), double(xo[m + l]), odd);
+        even = fma(double(xs[m + 1]), double(xs[m + 1 + l]), even);
+        even = fma(-double(xo[m + 1]), double(xo[m + 1 + l]), even);
+    }
+    return row + (odd + even);
+}
+
 /*!
  * Column l of a step's Gram matrix summed afresh, for filters of N <= nlms_block taps:
  * col[j] = x_{nb+j} . x_{nb+l} = sum_k x[nb+j-k] x[nb+l-k] (k = 0 .. N-1, in that
@@ -153,8 +191,9 @@ direct_gram_column(const float* xs, int N, int l, float (&col)[nlms_block])
  * samples and g (0 past cb) to sg.
  */
 __device__ inline void serial_step(const float* part_p,
-                                   const float* part_g,
                                    int nwarps,
+                                   const float* part_g,
+                                   int g_parts,
                                    const float* xs,
                                    int N,
                                    const float* sd,
@@ -168,19 +207,18 @@ __device__ inline void serial_step(const float* part_p,
 {
     constexpr int B = nlms_block;
     const int l = threadIdx.x & 31;
-    float p = 0.0f, g0 = 0.0f;
+    float p = 0.0f;
 #pragma unroll
     for (int q = 0; q < nlms_max_threads / 32; ++q) // warp order, as the emulation
-        if (q < nwarps) {
+        if (q < nwarps)
             p += part_p[q * B + l];
-            g0 += part_g[q * B + l];
-        }
     float col[B]; // column l: G[j][l]
     float norm;   // G[l][l]
     if (N <= B) {
         norm = direct_gram_column(xs, N, l, col);
     } else {
         const float* xo = xs - N; // xo[m] = x[nb + m - N]
+        const float g0 = sum_parts(part_g, g_parts);
         float gd = g0;
         gram[l] = g0;
         // Loads clamped in range and every store predicated, so that the loop has no
@@ -226,11 +264,14 @@ __device__ inline void serial_step(const float* part_p,
  * loads the B + K samples its taps meet in the step into registers once; from them
  * the B dot products w0 . x_i and the Gram row x_0 . x_i (B*K FMAs each, reduced
  * over the block: two barriers a step, not one a sample), then after the serial warp
- * (serial_step) the rank-B update w += sum_i g_i x_i, in sample order. The Gram row
- * of the next step is formed while warp 0 runs the serial part.
+ * (serial_step) the rank-B update w += sum_i g_i x_i, in sample order. The Gram row is
+ * summed afresh at a tile's first step (B*K FMAs a thread, the cost of a dot
+ * product) and slid from step to step after that (next_gram_row, by the last warp
+ * while warp 0 runs the serial part): a sample costs 2N FMAs of the block, not 3N.
  * Shared memory (nlms_shape.h): the window [H history | tile of x] (H = T*K >= N),
- * the tile of d, the partial sums (the Gram rows' for two steps: one read by the
- * serial warp while the other is written), the Gram matrix, the steps g.
+ * the tile of d, the partial sums (dot products; a tile's first Gram row), the slid
+ * Gram rows of two steps (one read by the serial warp while the other is written),
+ * the Gram matrix, the steps g.
  */
 template <int K>
 __global__ void __launch_bounds__(nlms_max_threads) nlms_kernel(args a)
@@ -243,12 +284,16 @@ __global__ void __launch_bounds__(nlms_max_threads) nlms_kernel(args a)
     const int t = threadIdx.x, T = blockDim.x;
     const int lane = t & 31, warp = t >> 5, nwarps = T >> 5;
     // Every offset is a multiple of 4 floats: the window loads are float4.
-    float* sx = smem;                      // H + C: x[n0 - H + m] at sx[m]
-    float* sd = sx + H + C;                // C
-    float* part_p = sd + C;                // nwarps x B dot products
-    float* part_g = part_p + nwarps * B;   // 2 x nwarps x B Gram rows
-    float* gram = part_g + 2 * nwarps * B; // B x (B + 1)
-    float* sg = gram + B * (B + 1);        // B
+    float* sx = smem;                    // H + C: x[n0 - H + m] at sx[m]
+    float* sd = sx + H + C;              // C
+    float* part_p = sd + C;              // nwarps x B dot products
+    float* part_g = part_p + nwarps * B; // nwarps x B: a tile's first Gram row
+    float* rows = part_g + nwarps * B;   // 2 x B: slid Gram rows
+    float* gram = rows + 2 * B;          // B x (B + 1)
+    float* sg = gram + B * (B + 1);      // B
+    // B: the slid Gram row in double, G[0][l] of the step (in shared memory rather
+    // than a register held through the whole step loop)
+    double* row = reinterpret_cast<double*>(sg + B);
 
     const int f = blockIdx.x;
     float* w_state = a.taps + static_cast<long long>(f) * N;
@@ -281,7 +326,7 @@ __global__ void __launch_bounds__(nlms_max_threads) nlms_kernel(args a)
         if (N > B) // shorter filters sum their Gram matrix in the serial part
             gram_row<K>(sx + H - j0 - K, j0, N, part_g);
         for (int s = 0; s < c; s += B) {
-            const int buf = (s / B) & 1; // part_g of this step; the next step's: 1 - buf
+            const int buf = (s / B) & 1; // rows of this step; the next step's: 1 - buf
             // x[nb + i - (j0 + k)] = v[i - k + K]; loaded again for the update rather
             // than held through the serial part (registers).
             const float* src = sx + H + s - j0 - K;
@@ -303,8 +348,9 @@ __global__ void __launch_bounds__(nlms_max_threads) nlms_kernel(args a)
             if (warp == 0) {
                 const int cb = c - s < B ? c - s : B;
                 serial_step(part_p,
-                            part_g + buf * nwarps * B,
                             nwarps,
+                            s == 0 ? part_g : rows + buf * B,
+                            s == 0 ? nwarps : 1,
                             sx + H + s,
                             N,
                             sd + s,
@@ -316,8 +362,12 @@ __global__ void __launch_bounds__(nlms_max_threads) nlms_kernel(args a)
                             e + (n0 + s) * a.sample_stride,
                             a.sample_stride);
             }
-            if (N > B && s + B < c)
-                gram_row<K>(src + B, j0, N, part_g + (1 - buf) * nwarps * B);
+            if (N > B && warp == nwarps - 1 && s + B < c) {
+                if (s == 0)
+                    row[lane] = sum_parts(part_g, nwarps); // the serial warp's g0
+                row[lane] = next_gram_row(sx + H + s, N, row[lane]);
+                rows[(1 - buf) * B + lane] = static_cast<float>(row[lane]);
+            }
             __syncthreads();
             float v[V];
             load_window<V>(v, src);

@@ -32,13 +32,14 @@ struct nlms_shape {
 };
 
 //! Shared memory, in floats: the window [history | tile of x], the tile of d, the
-//! warps' partial sums (nlms_block dot products, and nlms_block Gram entries for two
-//! steps), the step's Gram matrix (rows padded by one against bank conflicts) and its
-//! steps.
+//! warps' partial sums (nlms_block dot products, and nlms_block Gram entries of a
+//! tile's first step), the slid Gram rows of two steps, the step's Gram matrix (rows
+//! padded by one against bank conflicts), its steps and the slid row in double.
 inline std::size_t nlms_shared_floats(int threads, int history, int tile)
 {
     const std::size_t b = nlms_block;
-    return history + 2 * std::size_t(tile) + threads / 32 * 3 * b + b * (b + 1) + b;
+    return history + 2 * std::size_t(tile) + threads / 32 * 2 * b + 2 * b + b * (b + 1) +
+           b + 2 * b;
 }
 
 } // namespace cuda

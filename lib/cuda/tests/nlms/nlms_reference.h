@@ -53,8 +53,9 @@ struct nlms_reference {
  * The kernel's float arithmetic on the host, one filter, in the launch shape given
  * (nlms_shape_for): thread t holds taps t*K .. t*K + K-1; tiles of the shape's length
  * over the window [H history | tile]; steps of nlms_block samples from each tile's
- * start (the last one short); per step each thread's dot products and Gram row in
- * tap order with fmaf, the xor butterfly within each warp, the warp sums in warp
+ * start (the last one short); per step each thread's dot products (and at a tile's
+ * first step its Gram row) in tap order with fmaf, later steps' Gram rows slid in
+ * double, the xor butterfly within each warp, the warp sums in warp
  * order; the Gram matrix down its diagonals with fmaf (summed afresh for N <= B),
  * the error recurrence and the
  * update as nlms_kernels.cuh writes them. A call is one launch.
@@ -98,6 +99,7 @@ struct nlms_emulation {
         std::vector<float> e(n);
         std::vector<float> sx(H + C), sd(C), part(T * B), rowp(T * B);
         std::vector<float> gram(B * (B + 1)), g(B);
+        std::vector<double> row(B); // the slid Gram row, G[0][l] (next_gram_row)
         for (int i = 0; i < H; ++i)
             sx[i] = hist[i];
         for (std::size_t n0 = 0; n0 < n; n0 += C) {
@@ -119,7 +121,7 @@ struct nlms_emulation {
                             const float wj = j < N ? w[j] : 0.0f;
                             a = std::fma(wj, xw(i, j), a);
                         }
-                        for (int k = 0; k < K; ++k) {
+                        for (int k = 0; k < K && s == 0; ++k) { // a tile's first step
                             const int j = t * K + k;
                             const float x0 = j < N ? xw(0, j) : 0.0f;
                             r = std::fma(x0, xw(i, j), r);
@@ -133,6 +135,18 @@ struct nlms_emulation {
                         p[i] += warp_sum(&part[i * T + 32 * q]);
                         g0[i] += warp_sum(&rowp[i * T + 32 * q]);
                     }
+                for (int i = 0; i < B && s > 0; ++i)
+                    g0[i] = static_cast<float>(row[i]);
+                for (int l = 0; l < B && N > B && s + B < c; ++l) { // the next step's
+                    double acc[4] = { 0.0, 0.0, 0.0, 0.0 };
+                    for (int m = 1; m <= B; ++m) {
+                        double& a = acc[m % 4];
+                        a = std::fma(double(xw(m, 0)), double(xw(m + l, 0)), a);
+                        a = std::fma(-double(xw(m, N)), double(xw(m + l, N)), a);
+                    }
+                    const double from = s == 0 ? double(g0[l]) : row[l];
+                    row[l] = from + ((acc[0] + acc[1]) + (acc[2] + acc[3]));
+                }
                 for (int l = 0; l < B && N <= B; ++l)
                     for (int j = 0; j <= l; ++j) { // afresh, k in order
                         float a = 0.0f;
