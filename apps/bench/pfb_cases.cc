@@ -10,6 +10,7 @@
 #include "common/resources.h"
 #include "flowgraph_timer.h"
 #include "pfb/pfb_channelizer_engine.h"
+#include "pfb/pfb_tuning.h"
 #include <gnuradio/blocks/copy.h>
 #include <gnuradio/blocks/stream_to_streams.h>
 #include <gnuradio/blocks/streams_to_vector.h>
@@ -45,10 +46,17 @@ void pfb_row(const options& o,
     r.impl = std::string("gpufilter pfb_channelizer (") + (vec ? "vector" : "streams") +
              ", os=" + std::to_string(static_cast<int>(oversample)) + ")";
     r.on_gpu = true;
-    // Per input sample: 8 bytes in, 8*os out; the FFT rows are written, transformed in
-    // place (read + write) and read again by the stream layout's transpose.
+    // Per input sample: 8 bytes in, 8*os out. The fused kernel (the branch FIR and the
+    // FFT in one pass) writes the vector port directly, and the rows that the stream
+    // layout's transpose reads again; the two passes write the FFT rows and transform
+    // them (read + write) before that.
     const double os = oversample;
-    r.bytes_per_sample = 8 + 8 * os + (vec ? 8 * os : 24 * os);
+    const bool fused = cuda::pfb_fused_for(cuda::pfb_tuning_for_device(),
+                                           static_cast<int>(nchans),
+                                           static_cast<int>(nchans / oversample),
+                                           taps_per_channel);
+    r.bytes_per_sample =
+        8 + 8 * os + (fused ? (vec ? 0 : 16 * os) : (vec ? 8 * os : 24 * os));
     r.flop_per_sample = 4.0 * taps_per_channel * os + 5.0 * std::log2(nchans) * os;
     r.ceiling_msps =
         std::min(dev.mem_bw / r.bytes_per_sample, dev.peak_fp32 / r.flop_per_sample) /
