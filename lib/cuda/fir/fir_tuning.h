@@ -88,7 +88,8 @@ struct fir_tuning {
     //! device's shared memory holds the points). The automatic size is first the
     //! smallest power of two >= fused_taps_factor * ntaps, clamped to
     //! [fused_min_size, fused_max_size], where that leaves at least half of a
-    //! segment new samples.
+    //! segment new samples; filters of at most fused_tight_max_taps taps (0: none)
+    //! take the smallest size from fused_min_size that does.
     //! Longer filters, up to fused_max_partitions * fused_max_size / 2 taps, are cut
     //! into partitions of fused_max_size / 2 (uniformly partitioned overlap-save) at
     //! the automatic size fused_max_size; the spectra of about
@@ -96,6 +97,7 @@ struct fir_tuning {
     int fused_max_size = 0;
     int fused_taps_factor = 0;
     int fused_min_size = 0;
+    int fused_tight_max_taps = 0;
     int fused_max_partitions = 0;
     long long partition_group_samples = 0;
 };

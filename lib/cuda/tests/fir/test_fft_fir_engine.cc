@@ -314,10 +314,12 @@ TEST(fft_fir_engine_errors, bad_parameters_name_the_parameter)
 TEST(fft_fir_engine_errors, default_fft_size_follows_the_documented_rule)
 {
     using engine = cuda::fft_fir_engine<complex, float>;
-    // The fused sizes: 4 * ntaps in [2048, 16384] with half a segment new...
+    // The fused sizes: 4 * ntaps in [2048, 16384] with half a segment new (complex
+    // samples up to 1024 taps: the smallest such size)...
     EXPECT_EQ(engine::default_fft_size(1, 1), 2048);
     EXPECT_EQ(engine::default_fft_size(512, 1), 2048);
-    EXPECT_EQ(engine::default_fft_size(1024, 1), 4096);
+    EXPECT_EQ(engine::default_fft_size(1024, 1), 2048);
+    EXPECT_EQ(engine::default_fft_size(1024, 2), 4096);
     EXPECT_EQ(engine::default_fft_size(1025, 1), 8192);
     EXPECT_EQ(engine::default_fft_size(4096, 1), 16384);
     EXPECT_EQ(engine::default_fft_size(4096, 4097), 16384);

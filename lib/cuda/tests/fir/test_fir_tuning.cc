@@ -181,10 +181,13 @@ TEST(fir_tuning, fft_sizes_and_groups)
     const fir_tuning t = cuda::fir_tuning_for(90, ccf);
     EXPECT_EQ(t.fft_group_samples, 1LL << 22);
     // The documented size rule (docs/kernels.md, "Size rule"): the fused kernel's
-    // sizes first, 4 * ntaps in [2048, 16384] where half a segment is new...
+    // sizes first, 4 * ntaps in [2048, 16384] where half a segment is new (complex
+    // samples up to 1024 taps: the smallest such size)...
     EXPECT_EQ(t.fused_max_size, 16384);
     EXPECT_EQ(cuda::fir_fft_size_for(t, 1, 1), 2048);
-    EXPECT_EQ(cuda::fir_fft_size_for(t, 1024, 1), 4096);
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 1024, 1), 2048);
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 1024, 2), 4096);
+    EXPECT_EQ(cuda::fir_fft_size_for(cuda::fir_tuning_for(90, fff), 1024, 1), 4096);
     EXPECT_EQ(cuda::fir_fft_size_for(t, 1025, 1), 8192);
     EXPECT_EQ(cuda::fir_fft_size_for(t, 4096, 1), 16384);
     EXPECT_EQ(cuda::fir_fft_size_for(t, 8192, 1), 16384);
