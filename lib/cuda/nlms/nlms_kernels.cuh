@@ -221,15 +221,16 @@ __device__ inline void serial_step(const float* part_p,
         const float g0 = sum_parts(part_g, g_parts);
         float gd = g0;
         gram[l] = g0;
-        // Loads clamped in range and every store predicated, so that the loop has no
-        // branch and its loads run ahead of the chain through gd (two FMAs a step).
-#pragma unroll 8
+        // Diagonal l runs through B-1-l entries; its chain goes on past them, reading
+        // up to xs[2B-2] (the window and then the tile of d: in the allocation) into
+        // values that are never stored. Unclamped, every address is a constant offset
+        // of one pointer and the loop has no index arithmetic left.
+#pragma unroll
         for (int a = 0; a + 1 < B; ++a) {
-            const int b = min(a + l, B - 2); // diagonal l
-            gd = fmaf(xs[a + 1], xs[b + 1], gd);
-            gd = fmaf(-xo[a + 1], xo[b + 1], gd);
+            gd = fmaf(xs[a + 1], xs[a + l + 1], gd);
+            gd = fmaf(-xo[a + 1], xo[a + l + 1], gd);
             if (a + l + 1 < B)
-                gram[(a + 1) * (B + 1) + b + 1] = gd;
+                gram[(a + 1) * (B + 1) + a + l + 1] = gd;
         }
         __syncwarp();
 #pragma unroll
@@ -239,21 +240,18 @@ __device__ inline void serial_step(const float* part_p,
     }
     // A norm is >= 0; its roundings must not take eps + norm to 0.
     const float r = mu / (eps + fmaxf(norm, 0.0f));
+    // Lane l's acc is final once the loop reaches j = l. Lanes past cb (past the
+    // call's samples) send their g too, but only to lanes past cb; their g is 0 in sg.
     float acc = sd[l] - p;
-    float e_l = 0.0f, g_l = 0.0f;
 #pragma unroll
     for (int j = 0; j < B; ++j) {
-        const float gj = __shfl_sync(0xffffffffu, l < cb ? acc * r : 0.0f, j);
-        if (l == j) {
-            e_l = acc;
-            g_l = gj;
-        }
+        const float gj = __shfl_sync(0xffffffffu, acc * r, j);
         if (l > j)
             acc = fmaf(-gj, col[j], acc);
     }
-    sg[l] = g_l;
+    sg[l] = l < cb ? acc * r : 0.0f;
     if (l < cb)
-        e[l * stride] = e_l;
+        e[l * stride] = acc;
 }
 
 /*!
