@@ -69,6 +69,11 @@ struct block_fft_plan {
 //! The twiddle table of a plan (twiddle_count() entries), computed in double.
 std::vector<std::complex<float>> block_fft_twiddles(const block_fft_plan& plan);
 
+//! The tables of several plans, one after the other (a kernel that runs a forward
+//! and an inverse transform finds the inverse's at the forward's twiddle_count()).
+std::vector<std::complex<float>>
+block_fft_twiddles(const std::vector<block_fft_plan>& plans);
+
 } // namespace cuda
 } // namespace gpufilter
 } // namespace gr

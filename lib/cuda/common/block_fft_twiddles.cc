@@ -23,6 +23,17 @@ std::vector<std::complex<float>> block_fft_twiddles(const block_fft_plan& plan)
     return table;
 }
 
+std::vector<std::complex<float>>
+block_fft_twiddles(const std::vector<block_fft_plan>& plans)
+{
+    std::vector<std::complex<float>> tables;
+    for (const auto& plan : plans) {
+        const auto table = block_fft_twiddles(plan);
+        tables.insert(tables.end(), table.begin(), table.end());
+    }
+    return tables;
+}
+
 } // namespace cuda
 } // namespace gpufilter
 } // namespace gr

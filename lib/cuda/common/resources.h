@@ -273,6 +273,19 @@ void upload_growing(device_buffer<T>& dst, const std::vector<T>& host, cudaStrea
         dst.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, s));
 }
 
+//! A device copy of `host` (a table made once), complete on return: any stream may
+//! read it at once.
+template <class T>
+device_buffer<T> uploaded(const std::vector<T>& host)
+{
+    device_buffer<T> dst(host.size());
+    stream s;
+    GPUFILTER_CHECK(cudaMemcpyAsync(
+        dst.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, s));
+    s.synchronize();
+    return dst;
+}
+
 } // namespace cuda
 } // namespace gpufilter
 } // namespace gr

@@ -138,24 +138,10 @@ void fft_fir_engine<In, Tap>::make_plans(int fft_size, cudaStream_t stream)
         d_segments = device_buffer<complex>(std::size_t(d_batches.front()) * fft_size);
     d_spectrum = device_buffer<complex>(fft_size);
     d_fft_size = fft_size;
-    if (d_fused)
-        upload_twiddles(stream);
-}
-
-template <class In, class Tap>
-void fft_fir_engine<In, Tap>::upload_twiddles(cudaStream_t stream)
-{
-    // The forward plan's table, then the inverse's (fft_fir_fused_kernels.cuh).
-    auto table = block_fft_twiddles({ d_fft_size, true });
-    const auto inverse = block_fft_twiddles({ d_fft_size, false });
-    table.insert(table.end(), inverse.begin(), inverse.end());
-    d_twiddles = device_buffer<complex>(table.size());
-    GPUFILTER_CHECK(cudaMemcpyAsync(d_twiddles.get(),
-                                    table.data(),
-                                    table.size() * sizeof(complex),
-                                    cudaMemcpyHostToDevice,
-                                    stream));
-    GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // `table` dies on return
+    if (d_fused) // the forward plan's table, then the inverse's
+                 // (fft_fir_fused_kernels.cuh)
+        d_twiddles = uploaded(block_fft_twiddles(
+            std::vector<block_fft_plan>{ { fft_size, true }, { fft_size, false } }));
 }
 
 template <class In, class Tap>

@@ -116,7 +116,6 @@ private:
     void make_direct_plans_now();
     void share_work_area(std::size_t bytes);
     void upload_spectrum(cudaStream_t stream);
-    void upload_twiddles(cudaStream_t stream);
     //! The whole call by the partitioned kernels (fft_fir_partitioned_kernels.cuh).
     template <class Src, class OutT>
     void run_partitioned(

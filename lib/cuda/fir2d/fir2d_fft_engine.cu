@@ -232,21 +232,10 @@ template <class T, class Tap>
 void fir2d_fft_engine<T, Tap>::upload_twiddles()
 {
     // The column pass's forward and inverse plans, then the row passes' plan.
-    auto table = block_fft_twiddles({ d_fr, true });
-    const auto inverse = block_fft_twiddles({ d_fr, false });
-    table.insert(table.end(), inverse.begin(), inverse.end());
-    if (d_block_rows) {
-        const auto rows = block_fft_twiddles({ d_fc, true });
-        table.insert(table.end(), rows.begin(), rows.end());
-    }
-    d_twiddles = device_buffer<complex>(table.size());
-    stream s;
-    GPUFILTER_CHECK(cudaMemcpyAsync(d_twiddles.get(),
-                                    table.data(),
-                                    table.size() * sizeof(complex),
-                                    cudaMemcpyHostToDevice,
-                                    s));
-    s.synchronize(); // `table` dies on return
+    std::vector<block_fft_plan> plans{ { d_fr, true }, { d_fr, false } };
+    if (d_block_rows)
+        plans.push_back({ d_fc, true });
+    d_twiddles = uploaded(block_fft_twiddles(plans));
 }
 
 template <class T, class Tap>

@@ -163,18 +163,12 @@ polyphase_bank<In>::polyphase_bank(unsigned numchans,
             d_block_samples /= 2;
         if (!pfb_fir_fft::has_block(d_n, d_block_samples))
             throw std::logic_error("polyphase_bank: no fused kernel of that block");
-        const auto tw = block_fft_twiddles({ d_n, true });
-        d_twiddle = device_buffer<complex>(tw.size());
-        GPUFILTER_CHECK(cudaMemcpy(d_twiddle.get(),
-                                   tw.data(),
-                                   tw.size() * sizeof(complex),
-                                   cudaMemcpyHostToDevice));
+        d_twiddle = uploaded(block_fft_twiddles(block_fft_plan{ d_n, true }));
     }
 
     stream s;
     set_taps(taps, s); // zero history of the right length
     s.synchronize();
-    wait_for_default_stream(); // the twiddles' cudaMemcpy: `s` does not wait for it
     d_phase = d_rate - 1;
 }
 

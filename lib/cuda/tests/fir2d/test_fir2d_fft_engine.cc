@@ -244,9 +244,10 @@ TYPED_TEST(fir2d_fft_test, block_windows_over_consecutive_runs)
         for (const auto& tuning : tunings(sh.kh, sh.kw, 3)) {
             typename TestFixture::engine engine(k, lim, tuning);
             EXPECT_EQ(engine.method(), cuda::fir2d_method::fft);
-            if (tuning.tile_rows >= 256 && tuning.tile_cols > 0)
+            if (tuning.tile_rows >= 256 && tuning.tile_cols > 0) {
                 EXPECT_EQ(engine.fused_rows(), !tuning.cufft_rows)
                     << describe(sh, tuning);
+            }
             long start = H; // the first input row of the next run, within x
             for (long n : runs) {
                 host_rows<T> h;
