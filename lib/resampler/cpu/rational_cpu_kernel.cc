@@ -56,6 +56,17 @@ void rational_cpu_kernel<In, Out, Tap>::set_taps(const std::vector<Tap>& taps)
         d_history.insert(d_history.begin(), keep - d_history.size(), In{});
 }
 
+namespace {
+/*!
+ * Zeros before a lane's first sample: gr-filter's fir_filter::filter() reads from its
+ * input pointer aligned down to volk's alignment (at most 64 bytes), weighting what
+ * lies there by zero taps. Those items must be finite numbers, as they are in GNU
+ * Radio's buffers; the heap before a vector can hold anything, a NaN among it.
+ */
+template <class In>
+constexpr std::size_t lane_lead = 64 / sizeof(In);
+} // namespace
+
 template <class In, class Out, class Tap>
 const In* rational_cpu_kernel<In, Out, Tap>::lane_window(const In* window,
                                                          std::size_t items,
@@ -66,12 +77,14 @@ const In* rational_cpu_kernel<In, Out, Tap>::lane_window(const In* window,
     const std::size_t kept = d_history.size() / d_vlen;
     if (d_vlen == 1 && kept == 0)
         return window;
-    d_lane.resize(kept + items);
+    constexpr std::size_t lead = lane_lead<In>;
+    d_lane.resize(lead + kept + items); // the lead is never written: zeros
+    In* lane_start = d_lane.data() + lead;
     for (std::size_t i = 0; i < kept; ++i)
-        d_lane[i] = d_history[i * d_vlen + lane];
+        lane_start[i] = d_history[i * d_vlen + lane];
     for (std::size_t i = 0; i < items; ++i)
-        d_lane[kept + i] = window[i * d_vlen + lane];
-    return d_lane.data();
+        lane_start[kept + i] = window[i * d_vlen + lane];
+    return lane_start;
 }
 
 template <class In, class Out, class Tap>

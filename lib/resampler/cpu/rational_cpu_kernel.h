@@ -68,7 +68,7 @@ private:
     cuda::rational_position d_position;
     std::vector<std::unique_ptr<gr::filter::kernel::fir_filter<In, Out, Tap>>> d_arms;
     std::vector<In> d_history; // the T-1 items before the next new one (first_window)
-    std::vector<In> d_lane;    // one lane's window (lane_window)
+    std::vector<In> d_lane;    // zeros (lane_lead), then one lane's window
 };
 
 } // namespace gpufilter
