@@ -38,8 +38,8 @@ pfb_tuning sm_90()
     t.fused_oversampled_max_taps_per_branch = 8;
     // Blocks of 4 input rows' steps: 4096 samples at 1024 x os 1 (175 against 143 with
     // 8192), 8192 at 2048 (147 against 142) and at 1024 x os 2 (85 against 79), 16384
-    // at 4096 (130 against 126 and 104) and 2048 x os 2 (72 against 67). At 4096 x
-    // os 4 it takes 16384 (23) where 4096 gives 28: the one shape it misses.
+    // at 4096 (130 against 126 and 104) and 2048 x os 2 (72 against 67); 4096 at
+    // 4096 x os 4 (pfb_fused_block).
     t.fused_block_input_rows = 4;
     // Synthesizer, fused gather + inverse FFT against the gather kernel and cuFFT: 49.0
     // against 46.1 at 16 points, 28.8 against 25.0 at 32 (2x), but 38.9 against 46.9
@@ -145,6 +145,13 @@ int pfb_fused_block(const pfb_tuning& t, int N, int R)
     int e = pfb_block_samples;
     while (e < steps * N && e < 4 * pfb_block_samples)
         e *= 2;
+    // Where even the largest block holds under half of those rows (4096 channels at
+    // os 4 and up: one row), its steps share little input, and the smallest block,
+    // more of them a multiprocessor, is faster (4096 channels, os 4: 28.2 against 21.2
+    // GS/s on an H100, 28.4 against 23.2 on an H200).
+    const long long rows_held = static_cast<long long>(e / N) * R / N;
+    if (2 * rows_held < t.fused_block_input_rows)
+        return std::max(N, pfb_block_samples);
     return std::max(N, e);
 }
 

@@ -67,7 +67,8 @@ struct pfb_tuning {
     int fused_oversampled_max_taps_per_branch = 0;
     //! The fused kernel's block from 512 channels up, at least N samples:
     //! fused_block_input_rows * N input samples' steps (their N-point rows rounded up
-    //! to 4096, 8192 or 16384 samples). Below 512 channels: 4096.
+    //! to 4096, 8192 or 16384 samples); the smallest block, max(N, 4096), where 16384
+    //! samples hold under half of those rows. Below 512 channels: 4096.
     int fused_block_input_rows = 0;
     //! Synthesizer: the fused gather + inverse FFT kernel up to this FFT size.
     int synth_fused_max_fft = 0;

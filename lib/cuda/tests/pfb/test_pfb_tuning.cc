@@ -130,7 +130,11 @@ TEST(pfb_tuning, fused_block_sizes)
     EXPECT_EQ(cuda::pfb_fused_block(t, 2048, 2048), 8192);
     EXPECT_EQ(cuda::pfb_fused_block(t, 2048, 1024), 16384);
     EXPECT_EQ(cuda::pfb_fused_block(t, 4096, 4096), 16384);
-    EXPECT_EQ(cuda::pfb_fused_block(t, 4096, 1024), 16384);
+    EXPECT_EQ(cuda::pfb_fused_block(t, 4096, 2048), 16384); // 2 rows of 4
+    EXPECT_EQ(cuda::pfb_fused_block(t, 4096, 1024), 4096);  // 1 row: one step a block
+    EXPECT_EQ(cuda::pfb_fused_block(t, 2048, 512), 16384);  // 2 rows
+    EXPECT_EQ(cuda::pfb_fused_block(t, 2048, 256), 4096);   // 1 row
+    EXPECT_EQ(cuda::pfb_fused_block(t, 512, 1), 4096);      // os 512: no row
     // Forced: that many samples, at least N, from 512 channels up.
     pfb_tuning f = t;
     for (const int e : { 4096, 8192, 16384 }) {
