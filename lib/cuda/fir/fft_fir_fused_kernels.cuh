@@ -18,6 +18,7 @@
 #include "../common/block_fft.cuh"
 #include "../common/cuda_check.h"
 #include "../common/device_math.cuh"
+#include "../common/kernel_attributes.h"
 #include "fft_fir_kernels.cuh"
 #include <stdexcept>
 #include <string>
@@ -117,8 +118,7 @@ void launch_size(history_then_input<In> src,
     auto* kernel = convolve<N, Pack, In, Out, Epilogue>;
     constexpr int bytes = block_fft::padded_size(N) * sizeof(float2);
     if constexpr (bytes > 48 * 1024)
-        GPUFILTER_CHECK(cudaFuncSetAttribute(
-            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+        allow_dynamic_shared_memory(kernel, bytes);
     const long long blocks = Pack ? (g.segments + 1) / 2 : g.segments;
     kernel<<<static_cast<unsigned>(blocks), threads_for(N), bytes, stream>>>(
         src, g, spectrum, twiddles, out, epilogue);
