@@ -17,7 +17,7 @@
 // Shared memory holds point i at slot(i): one float2 of padding after every 16 keeps
 // the strided writes of the early stages on distinct banks. Forward transforms only;
 // an inverse is conj(forward(conj(x))), which callers fold into their loads and
-// stores. Unscaled.
+// stores (convolve() below does it for the round trip). Unscaled.
 
 #include "block_fft_plan.h"
 #include <cuda_runtime.h>
@@ -222,6 +222,89 @@ __device__ __forceinline__ void forward(float2* buf, const float2* __restrict__ 
 {
     constexpr block_fft_plan plan{ N, SmallFirst };
     run_stages<N, SmallFirst, T, 0, plan.stages(), Batch>(buf, tw);
+}
+
+//! Where convolve()'s load or store reaches: memory apart from `buf` (device memory),
+//! or `buf` itself in a layout of the caller's, which then needs a barrier between it
+//! and the stages' own reads and writes of buf.
+enum class io { apart, in_buf };
+
+/*!
+ * The round trip of a fast convolution over Batch N-point transforms in `buf` (plan
+ * {N, true} forward, {N, false} inverse, tw_fwd and tw_inv their twiddles), run by
+ * T threads: forward stage 0 from load(i), point i of the transforms laid end to end;
+ * bin j + r*N/16 times spectrum(j, r), which carries the 1/N; the inverse as
+ * conj(forward(conj(.))), its last stage handed to store(i, y) with y the conjugate
+ * of output point i (a store conjugates the points it keeps, and only those).
+ *
+ * The forward plan runs its odd stage first and the inverse runs it last, so the
+ * forward's last stage and the inverse's first are both of radix 16 over the same
+ * points j + r*N/16: the product is taken in registers and handed straight to the
+ * inverse, saving a round trip through shared memory. Load and Store say whether
+ * load and store touch buf (io::in_buf: barriers before and after them; buf is then
+ * complete on return). Every thread of the block calls it.
+ */
+template <int N,
+          int T,
+          int Batch = 1,
+          io Load = io::apart,
+          io Store = io::apart,
+          class LoadFn,
+          class SpectrumFn,
+          class StoreFn>
+__device__ __forceinline__ void convolve(float2* buf,
+                                         LoadFn&& load,
+                                         SpectrumFn&& spectrum,
+                                         StoreFn&& store,
+                                         const float2* __restrict__ tw_fwd,
+                                         const float2* __restrict__ tw_inv)
+{
+    constexpr block_fft_plan fwd{ N, true };
+    constexpr block_fft_plan inv{ N, false };
+    constexpr int S = fwd.stages();
+    static_assert(S >= 2 && fwd.radix(S - 1) == 16 && inv.radix(0) == 16,
+                  "block_fft::convolve: the hand-over stages must be of radix 16");
+    auto buf_load = [&](int i) { return buf[slot(i)]; };
+    auto buf_store = [&](int i, float2 y) { buf[slot(i)] = y; };
+
+    {
+        using st = stage<N, true, 0, T, Batch>;
+        typename st::values v;
+        st::compute(v, load, tw_fwd);
+        if constexpr (Load == io::in_buf)
+            __syncthreads(); // every thread has read its points of the caller's layout
+        st::store(v, buf_store);
+        __syncthreads();
+    }
+    run_stages<N, true, T, 1, S - 1, Batch>(buf, tw_fwd);
+
+    // Forward last stage, spectrum, inverse first stage: in registers.
+    using last = stage<N, true, S - 1, T, Batch>;
+    using first = stage<N, false, 0, T, Batch>;
+    static_assert(last::P == first::P, "block_fft::convolve: hand-over shapes differ");
+    typename last::values v;
+    last::compute(v, buf_load, tw_fwd);
+#pragma unroll
+    for (int p = 0; p < last::P; ++p) {
+        const int j = last::origin(p) + last::butterfly(p);
+#pragma unroll
+        for (int r = 0; r < 16; ++r)
+            v[p][r] = conj(cmul(v[p][r], spectrum(j, r)));
+    }
+    first::compute_in_place(v);
+    __syncthreads(); // every thread has read the forward's last stage
+    first::store(v, buf_store);
+    __syncthreads();
+    run_stages<N, false, T, 1, S - 1, Batch>(buf, tw_inv);
+
+    using final_stage = stage<N, false, S - 1, T, Batch>;
+    typename final_stage::values w;
+    final_stage::compute(w, buf_load, tw_inv);
+    if constexpr (Store == io::in_buf)
+        __syncthreads(); // every thread has read the inverse's last input
+    final_stage::store(w, store);
+    if constexpr (Store == io::in_buf)
+        __syncthreads();
 }
 
 } // namespace block_fft

@@ -8,12 +8,8 @@
 // memory once (plus the overlap, which the neighbouring block has just pulled into
 // L2) and each output written once, where the cuFFT path moves every bin through
 // device memory four times. Segment geometry and names as in fft_fir_kernels.cuh.
-//
-// The forward plan runs its odd stage first and the inverse runs it last, so the
-// forward's last stage and the inverse's first are both of radix 16 over the same
-// points j + r*N/16: the spectrum is multiplied in registers and handed straight to
-// the inverse, saving a round trip through shared memory. The inverse is
-// conj(forward(conj(.))); the spectrum carries the 1/N.
+// The round trip is block_fft::convolve (the product in registers, between the
+// forward's last stage and the inverse's first); the spectrum carries the 1/N.
 //
 // Real input with real taps packs two segments into one complex transform (segment s
 // in the real part, s+1 in the imaginary part): the taps' spectrum is Hermitian, so
@@ -22,6 +18,7 @@
 #include "../common/block_fft.cuh"
 #include "../common/cuda_check.h"
 #include "../common/device_math.cuh"
+#include "../common/kernel_attributes.h"
 #include "fft_fir_kernels.cuh"
 #include <stdexcept>
 #include <string>
@@ -60,85 +57,50 @@ __global__ void __launch_bounds__(threads_for(N), min_blocks_for(N))
 {
     namespace bf = block_fft;
     constexpr int T = threads_for(N);
-    constexpr block_fft_plan fwd{ N, true };
-    constexpr block_fft_plan inv{ N, false };
-    constexpr int S = fwd.stages();
-    static_assert(S >= 2 && fwd.radix(S - 1) == 16 && inv.radix(0) == 16,
-                  "fused FFT FIR: the hand-over stages must be of radix 16");
     extern __shared__ float2 buf[];
     const float2* tw_fwd = twiddles;
-    const float2* tw_inv = twiddles + fwd.twiddle_count();
-    auto smem_load = [&](int i) { return buf[bf::slot(i)]; };
-    auto smem_store = [&](int i, float2 y) { buf[bf::slot(i)] = y; };
+    const float2* tw_inv = twiddles + block_fft_plan{ N, true }.twiddle_count();
 
     const long long s = static_cast<long long>(blockIdx.x) * (Pack ? 2 : 1);
     const long long start = g.origin + s * g.advance;
     const bool has_pair = Pack && s + 1 < g.segments;
 
-    // Forward stage 0 straight from the caller's samples (and the history).
-    {
-        using st = bf::stage<N, true, 0, T>;
-        typename st::values v;
-        st::compute(
-            v,
-            [&](int i) {
-                if constexpr (Pack) {
-                    const float b = has_pair ? src[start + g.advance + i] : 0.0f;
-                    return make_float2(src[start + i], b);
-                } else {
-                    return fft_fir_kernels::to_complex(src[start + i]);
-                }
-            },
-            tw_fwd);
-        st::store(v, smem_store);
-        __syncthreads();
-    }
-    bf::run_stages<N, true, T, 1, S - 1>(buf, tw_fwd);
-
-    // Forward last stage, spectrum, inverse first stage: in registers.
-    using last = bf::stage<N, true, S - 1, T>;
-    using first = bf::stage<N, false, 0, T>;
-    static_assert(last::P == first::P, "fused FFT FIR: hand-over shapes differ");
-    typename last::values v;
-    last::compute(v, smem_load, tw_fwd);
-#pragma unroll
-    for (int p = 0; p < last::P; ++p) {
-        const int j = threadIdx.x + p * T;
-#pragma unroll
-        for (int r = 0; r < 16; ++r)
-            v[p][r] = bf::conj(bf::cmul(v[p][r], __ldg(spectrum + j + r * (N / 16))));
-    }
-    first::compute_in_place(v);
-    __syncthreads(); // every thread has read the forward's last stage
-    first::store(v, smem_store);
-    __syncthreads();
-    bf::run_stages<N, false, T, 1, S - 1>(buf, tw_inv);
-
-    // Inverse last stage straight to the outputs: point i of segment s is output
-    // q = (i - H) / D where i - H is a non-negative multiple of D below L.
-    using final_stage = bf::stage<N, false, S - 1, T>;
-    typename final_stage::values w;
-    final_stage::compute(w, smem_load, tw_inv);
-    final_stage::store(w, [&](int i, float2 y) {
-        const int d = i - g.history;
-        if (d < 0 || d % g.decimation)
-            return;
-        const int q = d / g.decimation;
-        if (q >= g.per_segment)
-            return;
-        const long long k = g.k0 + s * g.per_segment + q;
-        y = bf::conj(y);
-        if constexpr (Pack) {
-            if (k < g.noutputs)
-                out[k] = epilogue(y.x, k);
-            const long long k1 = k + g.per_segment;
-            if (has_pair && k1 < g.noutputs)
-                out[k1] = epilogue(y.y, k1);
-        } else {
-            if (k < g.noutputs)
-                out[k] = epilogue(fft_fir_kernels::from_complex<Out>(y), k);
-        }
-    });
+    bf::convolve<N, T>(
+        buf,
+        // Forward stage 0 straight from the caller's samples (and the history).
+        [&](int i) {
+            if constexpr (Pack) {
+                const float b = has_pair ? src[start + g.advance + i] : 0.0f;
+                return make_float2(src[start + i], b);
+            } else {
+                return fft_fir_kernels::to_complex(src[start + i]);
+            }
+        },
+        [&](int j, int r) { return __ldg(spectrum + j + r * (N / 16)); },
+        // Inverse last stage straight to the outputs: point i of segment s is output
+        // q = (i - H) / D where i - H is a non-negative multiple of D below L.
+        [&](int i, float2 y) {
+            const int d = i - g.history;
+            if (d < 0 || d % g.decimation)
+                return;
+            const int q = d / g.decimation;
+            if (q >= g.per_segment)
+                return;
+            const long long k = g.k0 + s * g.per_segment + q;
+            y = bf::conj(y);
+            if constexpr (Pack) {
+                if (k < g.noutputs)
+                    out[k] = epilogue(y.x, k);
+                const long long k1 = k + g.per_segment;
+                if (has_pair && k1 < g.noutputs)
+                    out[k1] = epilogue(y.y, k1);
+            } else {
+                if (k < g.noutputs)
+                    out[k] = epilogue(fft_fir_kernels::from_complex<Out>(y), k);
+            }
+        },
+        tw_fwd,
+        tw_inv);
 }
 
 //! Launches convolve over g.segments segments (pairs when Pack), for an N the engine
@@ -156,8 +118,7 @@ void launch_size(history_then_input<In> src,
     auto* kernel = convolve<N, Pack, In, Out, Epilogue>;
     constexpr int bytes = block_fft::padded_size(N) * sizeof(float2);
     if constexpr (bytes > 48 * 1024)
-        GPUFILTER_CHECK(cudaFuncSetAttribute(
-            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+        allow_dynamic_shared_memory(kernel, bytes);
     const long long blocks = Pack ? (g.segments + 1) / 2 : g.segments;
     kernel<<<static_cast<unsigned>(blocks), threads_for(N), bytes, stream>>>(
         src, g, spectrum, twiddles, out, epilogue);

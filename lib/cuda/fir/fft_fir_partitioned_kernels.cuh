@@ -22,6 +22,7 @@
 #include "../common/block_fft.cuh"
 #include "../common/cuda_check.h"
 #include "../common/device_math.cuh"
+#include "../common/kernel_attributes.h"
 #include "fft_fir_fused_kernels.cuh"
 #include "fft_fir_kernels.cuh"
 
@@ -176,10 +177,8 @@ void launch_size(history_then_input<In> src,
     constexpr int T = fft_fir_fused::threads_for(N);
     auto* forward = spectra<N, Pack, In>;
     auto* inverse = accumulate_inverse<N, Pack, Out, Epilogue>;
-    GPUFILTER_CHECK(cudaFuncSetAttribute(
-        forward, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    GPUFILTER_CHECK(cudaFuncSetAttribute(
-        inverse, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    allow_dynamic_shared_memory(forward, bytes);
+    allow_dynamic_shared_memory(inverse, bytes);
     const auto segments = static_cast<unsigned>(g.pairs + g.partitions - 1);
     forward<<<segments, T, bytes, stream>>>(src, g, twiddles, spectra_buffer);
     GPUFILTER_CHECK_LAUNCH();

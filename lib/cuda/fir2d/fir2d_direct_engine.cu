@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "../common/cuda_check.h"
+#include "../common/kernel_attributes.h"
 #include "fir2d_direct_engine.h"
 #include "fir2d_direct_kernels.cuh"
 #include <type_traits>
@@ -161,10 +162,8 @@ fir2d_direct_engine<T, Tap>::fir2d_direct_engine(const kernel2d<Tap>& k,
         std::size_t most = 0;
         for (const auto& p : d_pieces)
             most = std::max(most, shared_bytes<T, Tap, r, ry>(p.rows, p.padded_cols));
-        GPUFILTER_CHECK(
-            cudaFuncSetAttribute(direct_kernel<device_t<T>, device_t<Tap>, r, ry>(),
-                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(most)));
+        allow_dynamic_shared_memory(direct_kernel<device_t<T>, device_t<Tap>, r, ry>(),
+                                    most);
     });
     d_taps = device_buffer<Tap>(host.size());
     GPUFILTER_CHECK(cudaMemcpy(

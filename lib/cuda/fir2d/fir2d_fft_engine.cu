@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "../common/block_fft_plan.h"
 #include "../common/fft_batches.h"
+#include "../common/kernel_attributes.h"
 #include "fir2d_fft_engine.h"
 #include "fir2d_fft_fused_kernels.cuh"
 #include <algorithm>
@@ -277,10 +278,8 @@ void fir2d_fft_engine<T, Tap>::make_plans(long long batch)
     }
     if (d_fused) { // past the default 48 KiB at 512 rows; each its own (per device)
         namespace kern = fir2d_fft_kernels;
-        GPUFILTER_CHECK(
-            cudaFuncSetAttribute(kern::column_pass<512, 16>,
-                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(kern::column_pass_bytes(512, 16))));
+        allow_dynamic_shared_memory(kern::column_pass<512, 16>,
+                                    kern::column_pass_bytes(512, 16));
     }
     if (work_bytes == 0)
         return;

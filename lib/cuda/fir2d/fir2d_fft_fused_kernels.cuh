@@ -90,11 +90,10 @@ void with_row_size(int fc, F&& f)
  * transformed: for each of `batch` slots, the FFT of each column, the product with
  * the kernel's spectrum and the inverse FFT. A block takes CB columns (8 or 16): it
  * stages them in shared memory (coalesced row segments), runs their forward
- * transforms (plan {FR, true}), multiplies in registers and hands the forward's last
- * radix-16 stage to the inverse's first (plan {FR, false}), as the 1D fused FIR does,
- * and writes the columns back through the staging layout. `spectrum`: column-major,
- * FR points per column, zero columns up to a multiple of max_col_block. Grid: x the
- * groups of CB columns, y the slots (a loop past 65535).
+ * transforms, multiplies and transforms back (block_fft::convolve, as the 1D fused
+ * FIR does), and writes the columns back through the staging layout. `spectrum`:
+ * column-major, FR points per column, zero columns up to a multiple of max_col_block.
+ * Grid: x the groups of CB columns, y the slots (a loop past 65535).
  */
 template <int FR, int CB>
 __global__ void __launch_bounds__(column_threads(FR, CB), column_min_blocks(FR, CB))
@@ -108,16 +107,9 @@ __global__ void __launch_bounds__(column_threads(FR, CB), column_min_blocks(FR, 
     namespace bf = block_fft;
     constexpr int T = column_threads(FR, CB);
     constexpr int stride = CB + 1; // a staged row, padded
-    constexpr block_fft_plan fwd{ FR, true };
-    constexpr block_fft_plan inv{ FR, false };
-    constexpr int S = fwd.stages();
-    static_assert(S >= 2 && fwd.radix(S - 1) == 16 && inv.radix(0) == 16,
-                  "2D FFT FIR: the hand-over stages must be of radix 16");
     extern __shared__ float2 buf[];
     const float2* tw_fwd = twiddles;
-    const float2* tw_inv = twiddles + fwd.twiddle_count();
-    auto smem_load = [&](int i) { return buf[bf::slot(i)]; };
-    auto smem_store = [&](int i, float2 y) { buf[bf::slot(i)] = y; };
+    const float2* tw_inv = twiddles + block_fft_plan{ FR, true }.twiddle_count();
     // Point n of column g, staged: row n of the block's columns at n * stride.
     auto staged = [&](int i) -> float2& { return buf[(i % FR) * stride + i / FR]; };
 
@@ -131,41 +123,14 @@ __global__ void __launch_bounds__(column_threads(FR, CB), column_min_blocks(FR, 
                                                 : make_float2(0.0f, 0.0f);
         }
         __syncthreads();
-        {
-            using st = bf::stage<FR, true, 0, T, CB>;
-            typename st::values v;
-            st::compute(
-                v, [&](int i) { return staged(i); }, tw_fwd);
-            __syncthreads();
-            st::store(v, smem_store);
-            __syncthreads();
-        }
-        bf::run_stages<FR, true, T, 1, S - 1, CB>(buf, tw_fwd);
-
-        using last = bf::stage<FR, true, S - 1, T, CB>;
-        using first = bf::stage<FR, false, 0, T, CB>;
-        static_assert(last::P == first::P, "2D FFT FIR: hand-over shapes differ");
-        typename last::values v;
-        last::compute(v, smem_load, tw_fwd);
-#pragma unroll
-        for (int p = 0; p < last::P; ++p) {
-            const float2* hp = h + last::origin(p) + last::butterfly(p);
-#pragma unroll
-            for (int r = 0; r < 16; ++r)
-                v[p][r] = bf::conj(bf::cmul(v[p][r], __ldg(hp + r * (FR / 16))));
-        }
-        first::compute_in_place(v);
-        __syncthreads(); // every thread has read the forward's last stage
-        first::store(v, smem_store);
-        __syncthreads();
-        bf::run_stages<FR, false, T, 1, S - 1, CB>(buf, tw_inv);
-
-        using final_stage = bf::stage<FR, false, S - 1, T, CB>;
-        typename final_stage::values w;
-        final_stage::compute(w, smem_load, tw_inv);
-        __syncthreads();
-        final_stage::store(w, [&](int i, float2 y) { staged(i) = bf::conj(y); });
-        __syncthreads();
+        // The columns' transforms read and write the staging layout in buf itself.
+        bf::convolve<FR, T, CB, bf::io::in_buf, bf::io::in_buf>(
+            buf,
+            [&](int i) { return staged(i); },
+            [&](int j, int r) { return __ldg(h + j + r * (FR / 16)); },
+            [&](int i, float2 y) { staged(i) = bf::conj(y); },
+            tw_fwd,
+            tw_inv);
         for (int e = threadIdx.x; e < FR * CB; e += T) {
             const int n = e / CB, g = e % CB;
             if (col0 + g < fc)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "../common/device_math.cuh"
+#include "../common/kernel_attributes.h"
 #include "fir2d_separable_engine.h"
 #include "fir2d_separable_fused_kernels.cuh"
 #include "fir2d_separable_kernels.cuh"
@@ -129,10 +130,7 @@ fir2d_separable_engine<T, Tap>::fir2d_separable_engine(const kernel_separation<T
     if (d_path == separable_path::fused) {
         d_r = d_p = k::block8;
         if (d_fused_shared > default_shared)
-            GPUFILTER_CHECK(
-                cudaFuncSetAttribute(k::fused_pass<D, DT>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(d_fused_shared)));
+            allow_dynamic_shared_memory(k::fused_pass<D, DT>, d_fused_shared);
     } else {
         d_r = block_for<D>(d_kh);
         d_p = block_for<D>(d_kw);

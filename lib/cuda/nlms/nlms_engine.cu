@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "../common/kernel_attributes.h"
 #include "nlms_engine.h"
 #include "nlms_kernels.cuh"
 #include "nlms_shape.h"
@@ -30,9 +31,7 @@ void launch_k(const nlms_shape& shape,
     // Above the 48 KiB default a kernel must opt in (not reached at nlms_max_taps
     // with the default tile, kept so that a larger tile stays correct).
     if (shape.shared_bytes > 48 * 1024)
-        GPUFILTER_CHECK(cudaFuncSetAttribute(kernel,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(shape.shared_bytes)));
+        allow_dynamic_shared_memory(kernel, shape.shared_bytes);
     kernel<<<nfilters, shape.threads, shape.shared_bytes, s>>>(a);
     GPUFILTER_CHECK_LAUNCH();
 }

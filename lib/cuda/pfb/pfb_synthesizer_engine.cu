@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "../common/cuda_check.h"
+#include "../common/kernel_attributes.h"
 #include "branch_taps.h"
 #include "pfb_synthesizer_engine.h"
 #include "pfb_synthesizer_kernels.cuh"
@@ -75,13 +76,12 @@ pfb_synthesizer_engine::pfb_synthesizer_engine(unsigned numchans,
     if (d_one_pass_wanted) {
         for (auto* kernel :
              { pfb_kernels::synth_one_pass<1>, pfb_kernels::synth_one_pass<2> })
-            GPUFILTER_CHECK(cudaFuncSetAttribute(
+            allow_dynamic_shared_memory(
                 kernel,
-                cudaFuncAttributeMaxDynamicSharedMemorySize,
                 // The kernel's limit for every engine (an attribute of the kernel,
                 // not of this engine's launches).
                 pfb_kernels::one_pass_smem_bytes(pfb_kernels::one_pass_max_regions,
-                                                 pfb_kernels::one_pass_max_fft)));
+                                                 pfb_kernels::one_pass_max_fft));
     }
     if (d_fused || d_one_pass_wanted) {
         while ((1 << d_log2p) < d_fft_size)
