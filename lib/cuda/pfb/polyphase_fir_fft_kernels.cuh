@@ -9,6 +9,7 @@
 
 #include "../common/block_fft.cuh"
 #include "../common/cuda_check.h"
+#include "../common/kernel_attributes.h"
 #include "polyphase_kernels.cuh"
 #include <cuda_runtime.h>
 
@@ -249,12 +250,8 @@ void launch_shape(pfb_kernels::source<S> src,
 {
     auto* kernel = fir_fft<N, E, S>;
     const std::size_t bytes = shared_bytes(E);
-    // Past the default 48 KB a launch opts in: the setting is per device and costs
-    // about a microsecond.
-    if (bytes > 48 * 1024)
-        GPUFILTER_CHECK(cudaFuncSetAttribute(kernel,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(bytes)));
+    if (bytes > 48 * 1024) // past the default 48 KB a kernel opts in
+        allow_dynamic_shared_memory(kernel, bytes);
     kernel<<<blocks, threads_for(E), bytes, stream>>>(
         src, R, T, taps, twiddles, v_first, base, nsteps, out);
     GPUFILTER_CHECK_LAUNCH();
