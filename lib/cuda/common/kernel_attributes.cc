@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "kernel_attributes.h"
 #include "cuda_check.h"
+#include "kernel_attributes.h"
 #include <cuda_runtime_api.h>
 #include <map>
 #include <mutex>
