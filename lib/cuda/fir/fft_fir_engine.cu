@@ -138,8 +138,9 @@ void fft_fir_engine<In, Tap>::make_plans(int fft_size, cudaStream_t stream)
         d_segments = device_buffer<complex>(std::size_t(d_batches.front()) * fft_size);
     d_spectrum = device_buffer<complex>(fft_size);
     d_fft_size = fft_size;
-    if (d_fused) // the forward plan's table, then the inverse's
-                 // (fft_fir_fused_kernels.cuh)
+    // The fused kernel's twiddles: the forward plan's table, then the inverse's
+    // (fft_fir_fused_kernels.cuh).
+    if (d_fused)
         d_twiddles = uploaded(block_fft_twiddles(
             std::vector<block_fft_plan>{ { fft_size, true }, { fft_size, false } }));
 }
