@@ -198,24 +198,34 @@ struct batch_group {
 };
 
 /*!
+ * What the groups of a call share, made once a call: the device buffers of the chunks
+ * in flight (sized for a whole group) and the streams. Made once a group, each group
+ * after the first would wait at cudaFree for the whole device.
+ */
+struct batch_pipeline {
+    device_buffer<float> dev;
+    stream copy_in, run, copy_out;
+};
+
+/*!
  * The group in chunks from and to pageable memory: each copy returns once the host
  * side of it is done, on its own stream, while the kernel runs the chunk before.
  * Chunk j goes in, chunk j's kernel is queued, then chunk j-1 comes out (this waits
  * for its kernel): the kernel stream always holds the next chunk. Two sets of device
  * buffers: chunk j goes in after chunk j-2 is out.
  */
-void run_pageable(nlms_engine& engine, const batch_group& b)
+void run_pageable(nlms_engine& engine, const batch_group& b, batch_pipeline& p)
 {
     const std::size_t nsets = std::min<std::size_t>(2, b.nchunks());
     const std::size_t stage = b.rows * b.chunk; // floats of one array of one chunk
-    device_buffer<float> dev(3 * nsets * stage);
+    float* const dev = p.dev.get();
     event copied_in[2], ran[2], copied_out[2];
-    stream copy_in, run, copy_out;
+    cudaStream_t copy_in = p.copy_in, run = p.run, copy_out = p.copy_out;
     const stream_drain drain{ copy_in, run, copy_out };
     const std::size_t host_pitch = b.nsamples * sizeof(float);
     const std::size_t dev_pitch = b.chunk * sizeof(float);
     auto at = [&](std::size_t j, int array) {
-        return dev.get() + (3 * (j % nsets) + array) * stage;
+        return dev + (3 * (j % nsets) + array) * stage;
     };
     auto copy_out_chunk = [&](std::size_t j) {
         GPUFILTER_CHECK(cudaStreamWaitEvent(copy_out, ran[j % nsets], 0));
@@ -258,16 +268,20 @@ void run_pageable(nlms_engine& engine, const batch_group& b)
  * the staging and scatter chunk j - sets's e out of it, while the GPU copies chunk
  * j-1 in and chunk j-2 out on two streams and runs the kernel on a third.
  */
-void run_staged(nlms_engine& engine, const batch_group& b, int device, copiers& threads)
+void run_staged(nlms_engine& engine,
+                const batch_group& b,
+                int device,
+                copiers& threads,
+                batch_pipeline& p)
 {
     constexpr std::size_t S = pipeline_sets;
     const std::size_t stage = b.rows * b.chunk;
-    device_buffer<float> dev(3 * S * stage);
+    float* const dev = p.dev.get();
     const staging_lease host(device, 3 * S * stage);
     struct chunk_set {
         event copied_in, ran, copied_out{ event_use::host_wait };
     } sets[S];
-    stream copy_in, run, copy_out;
+    cudaStream_t copy_in = p.copy_in, run = p.run, copy_out = p.copy_out;
     const stream_drain drain{ copy_in, run, copy_out };
     auto at = [stage](float* base, std::size_t set, int array) {
         return base + (3 * set + array) * stage;
@@ -300,23 +314,19 @@ void run_staged(nlms_engine& engine, const batch_group& b, int device, copiers& 
         const std::size_t n = b.length(j);
         const std::size_t bytes = ((b.rows - 1) * b.chunk + n) * sizeof(float);
         for (int a = 0; a < 2; ++a)
-            GPUFILTER_CHECK(cudaMemcpyAsync(at(dev.get(), set, a),
+            GPUFILTER_CHECK(cudaMemcpyAsync(at(dev, set, a),
                                             at(host.get(), set, a),
                                             bytes,
                                             cudaMemcpyHostToDevice,
                                             copy_in));
         sets[set].copied_in.record(copy_in);
         GPUFILTER_CHECK(cudaStreamWaitEvent(run, sets[set].copied_in, 0));
-        engine.process_rows(at(dev.get(), set, 0),
-                            at(dev.get(), set, 1),
-                            at(dev.get(), set, 2),
-                            b.chunk,
-                            n,
-                            run);
+        engine.process_rows(
+            at(dev, set, 0), at(dev, set, 1), at(dev, set, 2), b.chunk, n, run);
         sets[set].ran.record(run);
         GPUFILTER_CHECK(cudaStreamWaitEvent(copy_out, sets[set].ran, 0));
         GPUFILTER_CHECK(cudaMemcpyAsync(at(host.get(), set, 2),
-                                        at(dev.get(), set, 2),
+                                        at(dev, set, 2),
                                         bytes,
                                         cudaMemcpyDeviceToHost,
                                         copy_out));
@@ -362,21 +372,28 @@ void nlms_batch_rows(int device,
             { max_copiers, cores, group, row_bytes * chunk / copier_bytes });
         threads = std::make_unique<copiers>(std::max<std::size_t>(parts, 1));
     }
+    batch_pipeline pipeline{ device_buffer<float>(
+        nsamples > 0 ? 3 * pipeline_sets * group * chunk : 0) };
     stream s;
+    // One engine for the groups of `group` filters, reset between them; a shorter
+    // last group gets its own.
+    std::unique_ptr<nlms_engine> engine;
     for (std::size_t f0 = 0; f0 < nfilters; f0 += group) {
         const std::size_t g = std::min(group, nfilters - f0);
-        nlms_engine engine(
-            ntaps,
-            static_cast<int>(g),
-            std::vector<float>(all_mu.begin() + f0, all_mu.begin() + f0 + g),
-            eps);
+        std::vector<float> mus(all_mu.begin() + f0, all_mu.begin() + f0 + g);
+        if (engine && engine->nfilters() == static_cast<int>(g)) {
+            engine->reset(s);
+            engine->set_mu(mus, s);
+        } else {
+            engine = std::make_unique<nlms_engine>(ntaps, static_cast<int>(g), mus, eps);
+        }
         const std::size_t first = f0 * nsamples;
         const batch_group b{ x + first, d + first, e + first, g, nsamples, chunk };
         if (nsamples > 0 && staged)
-            run_staged(engine, b, device, *threads);
+            run_staged(*engine, b, device, *threads, pipeline);
         else if (nsamples > 0)
-            run_pageable(engine, b);
-        const auto t = engine.all_taps(s);
+            run_pageable(*engine, b, pipeline);
+        const auto t = engine->all_taps(s);
         std::copy(t.begin(), t.end(), taps_out + f0 * ntaps);
     }
 }
