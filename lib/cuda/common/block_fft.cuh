@@ -229,6 +229,82 @@ __device__ __forceinline__ void forward(float2* buf, const float2* __restrict__ 
 //! and the stages' own reads and writes of buf.
 enum class io { apart, in_buf };
 
+//! The stage whose butterflies the forward transform of a round trip leaves in
+//! registers (its last), and the inverse's first stage, which takes them.
+template <int N, int T, int Batch = 1>
+using forward_last = stage<N, true, block_fft_plan{ N, true }.stages() - 1, T, Batch>;
+template <int N, int T, int Batch = 1>
+using inverse_first = stage<N, false, 0, T, Batch>;
+
+/*!
+ * The forward half of a round trip (plan {N, true}, tw_fwd its twiddles) over Batch
+ * transforms in `buf`, run by T threads: stage 0 from load(i), point i of the
+ * transforms laid end to end, the middle stages in buf, and the last stage's
+ * butterflies left in v (bins j + r*N/16, j = origin(p) + butterfly(p) of
+ * forward_last). Load: as convolve()'s. Every thread of the block calls it.
+ */
+template <int N, int T, int Batch = 1, io Load = io::apart, class LoadFn>
+__device__ __forceinline__ void
+forward_to_registers(float2* buf,
+                     LoadFn&& load,
+                     typename forward_last<N, T, Batch>::values& v,
+                     const float2* __restrict__ tw_fwd)
+{
+    constexpr int S = block_fft_plan{ N, true }.stages();
+    {
+        using st = stage<N, true, 0, T, Batch>;
+        typename st::values v0;
+        st::compute(v0, load, tw_fwd);
+        if constexpr (Load == io::in_buf)
+            __syncthreads(); // every thread has read its points of the caller's layout
+        st::store(v0, [&](int i, float2 y) { buf[slot(i)] = y; });
+        __syncthreads();
+    }
+    run_stages<N, true, T, 1, S - 1, Batch>(buf, tw_fwd);
+    forward_last<N, T, Batch>::compute(
+        v, [&](int i) { return buf[slot(i)]; }, tw_fwd);
+}
+
+/*!
+ * The inverse half of a round trip (plan {N, false}, tw_inv its twiddles) as
+ * conj(forward(conj(.))): v holds the conjugated bins in the butterflies of
+ * inverse_first (the same points as forward_last's); output point i goes to
+ * store(i, y), y its conjugate. BufRead: buf has just been read (by the forward's
+ * last stage), so a barrier comes before the first store into it. Store: as
+ * convolve()'s. Every thread of the block calls it.
+ */
+template <int N,
+          int T,
+          int Batch = 1,
+          bool BufRead = true,
+          io Store = io::apart,
+          class StoreFn>
+__device__ __forceinline__ void
+inverse_from_registers(float2* buf,
+                       typename inverse_first<N, T, Batch>::values& v,
+                       StoreFn&& store,
+                       const float2* __restrict__ tw_inv)
+{
+    constexpr int S = block_fft_plan{ N, false }.stages();
+    using first = inverse_first<N, T, Batch>;
+    first::compute_in_place(v);
+    if constexpr (BufRead)
+        __syncthreads(); // every thread has read the forward's last stage
+    first::store(v, [&](int i, float2 y) { buf[slot(i)] = y; });
+    __syncthreads();
+    run_stages<N, false, T, 1, S - 1, Batch>(buf, tw_inv);
+
+    using final_stage = stage<N, false, S - 1, T, Batch>;
+    typename final_stage::values w;
+    final_stage::compute(
+        w, [&](int i) { return buf[slot(i)]; }, tw_inv);
+    if constexpr (Store == io::in_buf)
+        __syncthreads(); // every thread has read the inverse's last input
+    final_stage::store(w, store);
+    if constexpr (Store == io::in_buf)
+        __syncthreads();
+}
+
 /*!
  * The round trip of a fast convolution over Batch N-point transforms in `buf` (plan
  * {N, true} forward, {N, false} inverse, tw_fwd and tw_inv their twiddles), run by
@@ -264,26 +340,13 @@ __device__ __forceinline__ void convolve(float2* buf,
     constexpr int S = fwd.stages();
     static_assert(S >= 2 && fwd.radix(S - 1) == 16 && inv.radix(0) == 16,
                   "block_fft::convolve: the hand-over stages must be of radix 16");
-    auto buf_load = [&](int i) { return buf[slot(i)]; };
-    auto buf_store = [&](int i, float2 y) { buf[slot(i)] = y; };
-
-    {
-        using st = stage<N, true, 0, T, Batch>;
-        typename st::values v;
-        st::compute(v, load, tw_fwd);
-        if constexpr (Load == io::in_buf)
-            __syncthreads(); // every thread has read its points of the caller's layout
-        st::store(v, buf_store);
-        __syncthreads();
-    }
-    run_stages<N, true, T, 1, S - 1, Batch>(buf, tw_fwd);
+    using last = forward_last<N, T, Batch>;
+    using first = inverse_first<N, T, Batch>;
+    static_assert(last::P == first::P, "block_fft::convolve: hand-over shapes differ");
 
     // Forward last stage, spectrum, inverse first stage: in registers.
-    using last = stage<N, true, S - 1, T, Batch>;
-    using first = stage<N, false, 0, T, Batch>;
-    static_assert(last::P == first::P, "block_fft::convolve: hand-over shapes differ");
     typename last::values v;
-    last::compute(v, buf_load, tw_fwd);
+    forward_to_registers<N, T, Batch, Load>(buf, load, v, tw_fwd);
 #pragma unroll
     for (int p = 0; p < last::P; ++p) {
         const int j = last::origin(p) + last::butterfly(p);
@@ -291,20 +354,7 @@ __device__ __forceinline__ void convolve(float2* buf,
         for (int r = 0; r < 16; ++r)
             v[p][r] = conj(cmul(v[p][r], spectrum(j, r)));
     }
-    first::compute_in_place(v);
-    __syncthreads(); // every thread has read the forward's last stage
-    first::store(v, buf_store);
-    __syncthreads();
-    run_stages<N, false, T, 1, S - 1, Batch>(buf, tw_inv);
-
-    using final_stage = stage<N, false, S - 1, T, Batch>;
-    typename final_stage::values w;
-    final_stage::compute(w, buf_load, tw_inv);
-    if constexpr (Store == io::in_buf)
-        __syncthreads(); // every thread has read the inverse's last input
-    final_stage::store(w, store);
-    if constexpr (Store == io::in_buf)
-        __syncthreads();
+    inverse_from_registers<N, T, Batch, true, Store>(buf, v, store, tw_inv);
 }
 
 } // namespace block_fft

@@ -53,31 +53,21 @@ __global__ void __launch_bounds__(fft_fir_fused::threads_for(N),
     namespace bf = block_fft;
     constexpr int T = fft_fir_fused::threads_for(N);
     constexpr int B = N / 2;
-    constexpr block_fft_plan fwd{ N, true };
-    constexpr int S = fwd.stages();
     extern __shared__ float2 buf[];
     const long long m = static_cast<long long>(blockIdx.x) - (g.partitions - 1);
     const long long start = g.origin + m * B;
-    {
-        using st = bf::stage<N, true, 0, T>;
-        typename st::values v;
-        st::compute(
-            v,
-            [&](int i) {
-                if constexpr (Pack)
-                    return make_float2(src[start + i], src[start + g.pairs * B + i]);
-                else
-                    return fft_fir_kernels::to_complex(src[start + i]);
-            },
-            twiddles);
-        st::store(v, [&](int i, float2 y) { buf[bf::slot(i)] = y; });
-        __syncthreads();
-    }
-    bf::run_stages<N, true, T, 1, S - 1>(buf, twiddles);
-    using last = bf::stage<N, true, S - 1, T>;
+    using last = bf::forward_last<N, T>;
     typename last::values v;
-    last::compute(
-        v, [&](int i) { return buf[bf::slot(i)]; }, twiddles);
+    bf::forward_to_registers<N, T>(
+        buf,
+        [&](int i) {
+            if constexpr (Pack)
+                return make_float2(src[start + i], src[start + g.pairs * B + i]);
+            else
+                return fft_fir_kernels::to_complex(src[start + i]);
+        },
+        v,
+        twiddles);
     float2* out = spectra + static_cast<long long>(blockIdx.x) * N;
     last::store(v, [&](int f, float2 y) { out[f] = y; });
 }
@@ -96,13 +86,12 @@ __global__ void __launch_bounds__(fft_fir_fused::threads_for(N),
     namespace bf = block_fft;
     constexpr int T = fft_fir_fused::threads_for(N);
     constexpr int B = N / 2;
-    constexpr block_fft_plan fwd{ N, true }, inv{ N, false };
-    constexpr int S = inv.stages();
+    constexpr block_fft_plan fwd{ N, true };
     const float2* tw_inv = twiddles + fwd.twiddle_count();
     extern __shared__ float2 buf[];
     const long long b = blockIdx.x;
 
-    using first = bf::stage<N, false, 0, T>;
+    using first = bf::inverse_first<N, T>;
     typename first::values v;
 #pragma unroll
     for (int p = 0; p < first::P; ++p)
@@ -130,34 +119,31 @@ __global__ void __launch_bounds__(fft_fir_fused::threads_for(N),
 #pragma unroll
         for (int r = 0; r < 16; ++r)
             v[p][r] = bf::conj(v[p][r]);
-    first::compute_in_place(v);
-    first::store(v, [&](int i, float2 y) { buf[bf::slot(i)] = y; });
-    __syncthreads();
-    bf::run_stages<N, false, T, 1, S - 1>(buf, tw_inv);
-    using final_stage = bf::stage<N, false, S - 1, T>;
-    typename final_stage::values w;
-    final_stage::compute(
-        w, [&](int i) { return buf[bf::slot(i)]; }, tw_inv);
     const long long D = g.decimation;
-    final_stage::store(w, [&](int i, float2 y) {
-        const int t = i - (B - 1);
-        if (t < 0 || t >= B)
-            return;
-        y = bf::conj(y);
-        const long long pos = g.position0 + b * B + t;
-        if (pos % D == 0 && pos / D < g.noutputs) {
-            const long long k = pos / D;
-            if constexpr (Pack)
-                out[k] = epilogue(y.x, k);
-            else
-                out[k] = epilogue(fft_fir_kernels::from_complex<Out>(y), k);
-        }
-        if constexpr (Pack) {
-            const long long pos1 = pos + g.pairs * B;
-            if (b + g.pairs < g.blocks && pos1 % D == 0 && pos1 / D < g.noutputs)
-                out[pos1 / D] = epilogue(y.y, pos1 / D);
-        }
-    });
+    // buf is untouched so far: no barrier before the inverse's first store.
+    bf::inverse_from_registers<N, T, 1, false>(
+        buf,
+        v,
+        [&](int i, float2 y) {
+            const int t = i - (B - 1);
+            if (t < 0 || t >= B)
+                return;
+            y = bf::conj(y);
+            const long long pos = g.position0 + b * B + t;
+            if (pos % D == 0 && pos / D < g.noutputs) {
+                const long long k = pos / D;
+                if constexpr (Pack)
+                    out[k] = epilogue(y.x, k);
+                else
+                    out[k] = epilogue(fft_fir_kernels::from_complex<Out>(y), k);
+            }
+            if constexpr (Pack) {
+                const long long pos1 = pos + g.pairs * B;
+                if (b + g.pairs < g.blocks && pos1 % D == 0 && pos1 / D < g.noutputs)
+                    out[pos1 / D] = epilogue(y.y, pos1 / D);
+            }
+        },
+        tw_inv);
 }
 
 //! The partition sizes with kernels: the fused kernel's largest two.
