@@ -48,8 +48,11 @@ fir_tuning sm_90(fir_types types)
     t.deinterleaved_max_sub_taps = 64;
     // For D > 1 each phase pass reads every D-th sample of a tile*D span: smaller tiles
     // keep it in L1 for the next phase. 64, 128 and 256 threads measured the same at
-    // D >= 8 (bench_fir --kernel-variants).
-    t.blocked_threads_d2 = 256;
+    // D >= 8 (bench_fir --kernel-variants). At D = 1, 128 threads beat 256 in every
+    // row of two runs on an H100 (16 to 512 taps, ccf, ccc, fff: 1-4%, ccc 16 taps
+    // 144.1 and 146.1 GS/s against 143.1 and 140.5); at D = 2 they are within 2%
+    // either way.
+    t.blocked_threads_d2 = 128;
     t.blocked_threads_d4 = 128;
     t.blocked_threads_more = 64;
     // The span of G phases is about G*tile samples: above D = 8 a 32-thread tile lets
