@@ -15,6 +15,8 @@ namespace {
 
 const char* usage =
     "usage: bench_fir [--types ccf,fff,ccc] [--taps 16,64,256,1024,4096,16384]\n"
+    "                 (--types also takes fcc and scc: real float or int16 samples,\n"
+    "                 complex taps; not in the default)\n"
     "                 [--decimations 1,8]\n"
     "                 [--cases flowgraph,engine,xlating,pfb,pfb-ports,pfb-synthesis,\n"
     "                          arb,arb-engine,rational]\n"
@@ -125,7 +127,7 @@ bench::options parse(int argc, char** argv)
             std::exit(0);
         } else if (a == "--types") {
             o.types = split(value());
-            check_names(o.types, { "ccf", "fff", "ccc" }, "--types");
+            check_names(o.types, { "ccf", "fff", "ccc", "fcc", "scc" }, "--types");
         } else if (a == "--taps") {
             o.taps = split_ints(value(), "--taps", 1, 1 << 16);
             taps_set = true;

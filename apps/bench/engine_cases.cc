@@ -44,9 +44,10 @@ struct engine_case {
 
 double flop_per_sample(const std::string& type, int taps, int decim)
 {
-    // Direct form, 2 FLOP per real multiply-add: a complex*real product is 2 real
-    // multiply-adds, complex*complex is 4.
-    const double per_tap = type == "fff" ? 2 : type == "ccf" ? 4 : 8;
+    // Direct form, 2 FLOP per real multiply-add: a complex*real product (ccf, and the
+    // real samples with complex taps of fcc and scc) is 2 real multiply-adds,
+    // complex*complex is 4.
+    const double per_tap = type == "fff" ? 2 : type == "ccc" ? 8 : 4;
     return per_tap * taps / decim;
 }
 
@@ -211,6 +212,10 @@ void run_engine_cases(const options& o, const device_info& dev, std::vector<row>
             one_type<float, float>(type, o, dev, rows);
         else if (type == "ccc")
             one_type<cuda::complex, cuda::complex>(type, o, dev, rows);
+        else if (type == "fcc")
+            one_type<float, cuda::complex>(type, o, dev, rows);
+        else if (type == "scc") // int16 samples: sums in double (device_math.cuh)
+            one_type<std::int16_t, cuda::complex>(type, o, dev, rows);
     }
 }
 

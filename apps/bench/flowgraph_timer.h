@@ -86,6 +86,8 @@ std::vector<T> random_samples(std::size_t n, unsigned seed)
     for (auto& x : v) {
         if constexpr (std::is_same_v<T, float>)
             x = u(gen);
+        else if constexpr (std::is_same_v<T, std::int16_t>)
+            x = static_cast<std::int16_t>(32767.0f * u(gen)); // full scale
         else
             x = T(u(gen), u(gen));
     }

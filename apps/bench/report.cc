@@ -12,7 +12,10 @@
 
 namespace bench {
 
-double in_bytes(const std::string& type) { return type[0] == 'c' ? 8 : 4; }
+double in_bytes(const std::string& type)
+{
+    return type[0] == 'c' ? 8 : type[0] == 's' ? 2 : 4;
+}
 
 double out_bytes(const std::string& type, int decimation)
 {
