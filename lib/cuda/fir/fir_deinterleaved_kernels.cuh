@@ -168,10 +168,11 @@ __global__ void __launch_bounds__(max_threads)
     const int tile = blockDim.x * R;
     const long long k0 = static_cast<long long>(blockIdx.x) * tile;
 
-    Out acc[R];
+    using Acc = accumulator_t<In, Out>;
+    Acc acc[R];
 #pragma unroll
     for (int r = 0; r < R; ++r)
-        acc[r] = zero<Out>();
+        acc[r] = zero<Acc>();
 
     const int phases = min(D, ntaps);
     for (int p0 = 0; p0 < phases; p0 += sh.group) {
@@ -206,7 +207,7 @@ __global__ void __launch_bounds__(max_threads)
     __syncthreads();
 #pragma unroll
     for (int r = 0; r < R; ++r)
-        s_out[t * (R + 1) + r] = epilogue(acc[r], k0 + t * R + r);
+        s_out[t * (R + 1) + r] = epilogue(to_output<Out>(acc[r]), k0 + t * R + r);
     __syncthreads();
     const int valid = static_cast<int>(min(static_cast<long long>(tile), noutputs - k0));
     for (int i = t; i < valid; i += blockDim.x)

@@ -53,10 +53,11 @@ __global__ void __launch_bounds__(threads)
     const long long block_first = first + k0 * decimation;
     const int span_without_taps = (threads * R - 1) * decimation;
 
-    Out acc[R];
+    using Acc = accumulator_t<In, Out>;
+    Acc acc[R];
 #pragma unroll
     for (int r = 0; r < R; ++r)
-        acc[r] = zero<Out>();
+        acc[r] = zero<Acc>();
 
     for (int c = 0; c < ntaps; c += tap_chunk) {
         const int chunk = min(tap_chunk, ntaps - c);
@@ -81,7 +82,7 @@ __global__ void __launch_bounds__(threads)
     for (int r = 0; r < R; ++r) {
         const long long k = k0 + threadIdx.x + r * threads;
         if (k < noutputs)
-            out[k] = epilogue(acc[r], k);
+            out[k] = epilogue(to_output<Out>(acc[r]), k);
     }
 }
 
@@ -101,10 +102,11 @@ __global__ void fir_untiled(history_then_input<In> src,
     if (k >= noutputs)
         return;
     const long long base = first + k * decimation;
-    Out acc = zero<Out>();
+    using Acc = accumulator_t<In, Out>;
+    Acc acc = zero<Acc>();
     for (int j = 0; j < ntaps; ++j)
         mac(acc, to_compute(src[base + j]), taps_reversed[j]);
-    out[k] = epilogue(acc, k);
+    out[k] = epilogue(to_output<Out>(acc), k);
 }
 
 } // namespace fir_kernels
