@@ -101,7 +101,8 @@ __device__ __forceinline__ void mac(float2& acc, float2 x, float2 h)
  * the sums round once, to the output. In float, gr-filter's own QA case
  * (freq_xlating_fir_filter_scc, an output deep in the stopband: terms near 100 that
  * cancel to 0.1) loses about 5e-5, its tolerance; gr-filter's volk sum loses 4.5e-5.
- * Complex int16 streams are SDR front ends' rates, far below what double costs.
+ * int16 streams come from SDR front ends, at rates far below what the double sums
+ * cost (docs/xlating_hilbert.md).
  */
 template <class In, class Out>
 struct accumulator_type {
