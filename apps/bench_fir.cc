@@ -40,6 +40,9 @@ const char* usage =
     "                 [--fft-sizes 8192,16384,...]  (engine rows of the FFT path at\n"
     "                 each size, to measure the size rule)\n"
     "                 [--kernel-variants]  (engine rows of the untiled direct kernel)\n"
+    "                 [--partition-sizes 4096,8192] [--partition-groups 21,22,23]\n"
+    "                 (engine rows of the partitioned FFT path above 8192 taps at each\n"
+    "                 size, in groups of 2^k samples)\n"
     "                 [--fft-groups 262144,...]  (engine rows of the FFT path with\n"
     "                 groups of about that many samples)\n"
     "                 [--seconds 0.5] [--pcie-gbps 50] [--csv FILE] [--json FILE]\n"
@@ -140,6 +143,10 @@ bench::options parse(int argc, char** argv)
             o.fft_groups = split(groups);
         } else if (a == "--kernel-variants") {
             o.kernel_variants = true;
+        } else if (a == "--partition-sizes") {
+            o.partition_sizes = split_ints(value(), "--partition-sizes", 4096, 8192);
+        } else if (a == "--partition-groups") {
+            o.partition_groups = split_ints(value(), "--partition-groups", 10, 30);
         } else if (a == "--fft-sizes") {
             o.fft_sizes = split_ints(value(), "--fft-sizes", 2, 1 << 22);
         } else if (a == "--cases") {

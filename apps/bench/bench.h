@@ -18,6 +18,10 @@ struct options {
     std::vector<int> fft_sizes;          // extra engine rows: the FFT path at these sizes
     std::vector<std::string> fft_groups; // extra engine rows: FFT group sizes (samples)
     bool kernel_variants = false; // extra engine rows: the one-output-per-thread kernel
+    // Extra engine rows above 8192 taps: the partitioned path at these sizes and
+    // groups of 2^k samples (either option alone takes the other's defaults).
+    std::vector<int> partition_sizes;
+    std::vector<int> partition_groups;
     std::vector<int> pfb_channels{ 16, 64, 256, 1024, 4096 }; // pfb rows
     std::vector<int> pfb_taps{ 4, 8, 16, 32, 64 };            // pfb rows: taps/channel
     std::vector<std::string> cases{ "flowgraph", "engine", "xlating" };

@@ -186,6 +186,28 @@ void one_type(const std::string& type,
                         t);
                 }
             }
+            const bool partition_rows =
+                !o.partition_sizes.empty() || !o.partition_groups.empty();
+            if (partition_rows && ntaps > 8192) { // the partitioned path's rules
+                cuda::fir_tuning t = tuning;
+                t.fused_max_partitions = 1 << 10;
+                const std::vector<int> sizes = o.partition_sizes.empty()
+                                                   ? std::vector<int>{ 4096, 8192 }
+                                                   : o.partition_sizes;
+                const std::vector<int> groups = o.partition_groups.empty()
+                                                    ? std::vector<int>{ 22 }
+                                                    : o.partition_groups;
+                for (int size : sizes)
+                    for (int shift : groups) {
+                        t.partition_size = size;
+                        t.partition_group_samples = 1LL << shift;
+                        engine_row<cuda::fft_fir_engine>(
+                            c,
+                            "gpufilter fft N=" + std::to_string(size) + " group=2^" +
+                                std::to_string(shift),
+                            t);
+                    }
+            }
             for (int n : o.fft_sizes) // --fft-sizes: the FFT size rule's measurement
                 if (n >= ntaps - 1 + d)
                     engine_row<cuda::fft_fir_engine>(

@@ -50,6 +50,12 @@ class qa_fft_filter(gr_unittest.TestCase):
                 for decimation in (1, 2, 5):
                     self.check(name, decimation, ntaps, 60000 + decimation)
 
+    def test_long_filters_match_gr_filter(self):
+        # Longer than the largest single transform holds: the GPU's partitioned path.
+        for name in VARIANTS:
+            for decimation in (1, 3):
+                self.check(name, decimation, 10000, 70000 + decimation)
+
     def test_each_method_and_the_cpu(self):
         for method in ("fft", "direct", "auto", gpufilter.filter_method.fft):
             ours = self.check("ccf", 3, 200, 40000, method=method)

@@ -261,9 +261,15 @@ void fft_fir_engine<In, Tap>::set_taps(const std::vector<Tap>& taps, cudaStream_
     if (partitions != d_partitions) {
         GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // queued work may use them
         d_partitions = partitions;
-        if (partitions) // else make_plans has sized d_segments for its path
-            d_segments = device_buffer<complex>(
-                std::size_t(partition_group_blocks() + partitions - 1) * size);
+        d_sums = {};
+        if (partitions) { // else make_plans has sized d_segments for its path
+            // Real samples through real taps pack two blocks per transform.
+            constexpr bool pack = std::is_same_v<In, float> && std::is_same_v<Tap, float>;
+            const long long group = partition_group_blocks();
+            const auto rows = static_cast<std::size_t>(pack ? (group + 1) / 2 : group);
+            d_segments = device_buffer<complex>((rows + partitions - 1) * size);
+            d_sums = device_buffer<complex>(rows * size);
+        }
     }
     // Each segment yields N - H exact outputs at full rate; using a multiple of D of
     // them puts every segment's first kept output at the same place (see the kernels).
@@ -375,8 +381,7 @@ void fft_fir_engine<In, Tap>::run_fused(const Src& src,
 template <class In, class Tap>
 long long fft_fir_engine<In, Tap>::partition_group_blocks() const
 {
-    // Blocks per pair of launches: their spectra, group * N * 8 bytes, stay in L2
-    // between the forward and the inverse launch.
+    // Blocks per group of launches (the tuning's measurement).
     return std::max<long long>(1, d_tuning.partition_group_samples / (d_fft_size / 2));
 }
 
@@ -394,6 +399,7 @@ void fft_fir_engine<In, Tap>::run_partitioned(
     const auto spectrum = reinterpret_cast<const float2*>(d_spectrum.get());
     const auto twiddles = reinterpret_cast<const float2*>(d_twiddles.get());
     auto* spectra = reinterpret_cast<float2*>(d_segments.get());
+    auto* sums = reinterpret_cast<float2*>(d_sums.get());
     for (long long b0 = 0; b0 < blocks; b0 += group) {
         const long long count = std::min(group, blocks - b0);
         const fft_fir_partitioned::geometry g{ first + H - (B - 1) + b0 * B,
@@ -404,8 +410,16 @@ void fft_fir_engine<In, Tap>::run_partitioned(
                                                static_cast<int>(D),
                                                nout };
         with_epilogue(d_state, [&](auto epilogue) {
-            fft_fir_partitioned::launch<pack>(
-                d_fft_size, src, g, spectrum, twiddles, spectra, out, epilogue, stream);
+            fft_fir_partitioned::launch<pack>(d_fft_size,
+                                              src,
+                                              g,
+                                              spectrum,
+                                              twiddles,
+                                              spectra,
+                                              sums,
+                                              out,
+                                              epilogue,
+                                              stream);
         });
     }
 }

@@ -97,16 +97,16 @@ public:
     //! in one pass; sizes 1024 to 16384 where the device's shared memory holds them)
     //! rather than cuFFT and the passes around it.
     bool fused() const { return d_fused; }
-    //! Partitions of the taps on the partitioned path (filters longer than half the
-    //! largest fused size, automatic fft_size only), else 0.
+    //! Partitions of the taps on the partitioned path (filters longer than the fused
+    //! sizes hold, automatic fft_size only), else 0.
     int partitions() const { return d_partitions; }
 
     /*!
-     * The automatic FFT size with the current device's tuning (fir_fft_size_for): on
-     * sm_90 the smallest power of two >= 8*ntaps, clamped to [4096, 262144], then
-     * doubled while less than half of a segment would be new samples
-     * (N < 2*(ntaps - 1 + decimation)). Throws std::invalid_argument where that
-     * passes the largest size the engine takes.
+     * The automatic FFT size with the current device's tuning (fir_fft_size_for,
+     * docs/kernels.md "Size rule"): a fused size where one holds the filter with half
+     * of each segment new samples, else the partition size where the taps fit its
+     * partitions, else cuFFT's. Throws std::invalid_argument where that passes the
+     * largest size the engine takes.
      */
     static int default_fft_size(int ntaps, int decimation);
 
@@ -161,10 +161,11 @@ private:
     // segment buffer, only the batch-1 plan (for the spectrum) and its twiddles.
     bool d_fused = false;
     device_buffer<complex> d_twiddles;
-    // Filters longer than half the largest fused size: the taps in d_partitions
-    // partitions of fft_size/2 (fft_fir_partitioned_kernels.cuh), d_spectrum one row
-    // each, d_segments a group's segment spectra; 0 otherwise.
+    // Filters longer than the fused sizes hold: the taps in d_partitions partitions of
+    // fft_size/2 (fft_fir_partitioned_kernels.cuh), d_spectrum one row each,
+    // d_segments a group's segment spectra and d_sums their sums; 0 otherwise.
     int d_partitions = 0;
+    device_buffer<complex> d_sums;
 };
 
 } // namespace cuda

@@ -3,12 +3,13 @@
 #define INCLUDED_GPUFILTER_CUDA_FFT_FIR_PARTITIONED_KERNELS_CUH
 
 // Uniformly partitioned overlap-save (fft_fir_engine's path for filters longer than
-// half the largest block FFT): the taps are cut into P partitions of B = N/2, each
+// the fused sizes hold): the taps are cut into P partitions of B = N/2, each
 // with its N-point spectrum H_p. Segment m holds the N samples ending B positions
 // after block m starts; block b's outputs are the last B points of
-// IFFT(sum_p S_{b-p} H_p), where S_m is segment m's spectrum. So a sample is
-// transformed once (spectra), and each block's inverse reads P spectra that the
-// previous blocks have just written, from L2 when a group's spectra fit there.
+// IFFT(sum_p S_{b-p} H_p), where S_m is segment m's spectrum. Three kernels per
+// group of blocks: the spectra (a sample is transformed once however long the
+// filter), their sums per bin along the blocks (a P-tap filter on each bin: the
+// frequency-domain delay line), and the inverse of each block's sum.
 //
 // Positions count from the call's first output's newest sample, v[first + H]
 // (names as in fft_fir_kernels.cuh): output k is at position k*D. Block b covers
@@ -25,6 +26,8 @@
 #include "../common/kernel_attributes.h"
 #include "fft_fir_fused_kernels.cuh"
 #include "fft_fir_kernels.cuh"
+#include <stdexcept>
+#include <string>
 
 namespace gr {
 namespace gpufilter {
@@ -72,16 +75,67 @@ __global__ void __launch_bounds__(fft_fir_fused::threads_for(N),
     last::store(v, [&](int f, float2 y) { out[f] = y; });
 }
 
-//! Block b of the group (b < K): sum_p S_{b-p} H_p, inverse, the kept positions.
+//! Blocks per thread of sum_partitions (its M), and its threads per block.
+constexpr int sums_per_thread = 8;
+constexpr int sum_threads = 128;
+
+//! The frequency-domain delay line: sums[b * N + f] = sum_p S_{b-p}[f] H_p[f] for the
+//! group's blocks b < K. A thread keeps one bin's M sums and the window of spectra
+//! they take at partition p, S_{b0+i-p}, in registers: each step to p + 1 shifts the
+//! window by one block and loads one spectrum value, so a spectrum is read about
+//! (P + M - 1) / M times rather than P, and the taps' spectra once per M blocks.
+template <int M>
+__global__ void __launch_bounds__(sum_threads)
+    sum_partitions(geometry g,
+                   int n,
+                   const float2* __restrict__ spectra,
+                   const float2* __restrict__ taps_spectra,
+                   float2* __restrict__ sums)
+{
+    const int f = blockIdx.x * sum_threads + threadIdx.x; // n is a multiple of it
+    const long long b0 = static_cast<long long>(blockIdx.y) * M;
+    const int P = g.partitions;
+    const long long rows = g.pairs + P - 1; // segment m at row m + P - 1
+    auto spectrum = [&](long long row) {
+        return row < rows ? spectra[row * n + f] : make_float2(0.0f, 0.0f);
+    };
+    float2 window[M], acc[M];
+#pragma unroll
+    for (int i = 0; i < M; ++i) {
+        window[i] = spectrum(b0 + i + P - 1);
+        acc[i] = make_float2(0.0f, 0.0f);
+    }
+    for (int p = 0;;) {
+        const float2 w = __ldg(taps_spectra + static_cast<long long>(p) * n + f);
+#pragma unroll
+        for (int i = 0; i < M; ++i) {
+            const float2 a = window[i];
+            acc[i].x = fmaf(a.x, w.x, fmaf(-a.y, w.y, acc[i].x));
+            acc[i].y = fmaf(a.x, w.y, fmaf(a.y, w.x, acc[i].y));
+        }
+        if (++p == P)
+            break;
+#pragma unroll
+        for (int i = M - 1; i > 0; --i)
+            window[i] = window[i - 1];
+        window[0] = spectrum(b0 - p + P - 1);
+    }
+#pragma unroll
+    for (int i = 0; i < M; ++i)
+        if (b0 + i < g.pairs)
+            sums[(b0 + i) * n + f] = acc[i];
+}
+
+//! Block b of the group (b < K): the inverse of its summed spectrum sums[b]
+//! (sum_partitions), the kept positions.
 template <int N, bool Pack, class Out, class Epilogue>
 __global__ void __launch_bounds__(fft_fir_fused::threads_for(N),
                                   fft_fir_fused::min_blocks_for(N))
-    accumulate_inverse(geometry g,
-                       const float2* __restrict__ spectra,
-                       const float2* __restrict__ taps_spectra,
-                       const float2* __restrict__ twiddles,
-                       Out* __restrict__ out,
-                       Epilogue epilogue)
+    inverse(geometry g,
+            const float2* __restrict__ sums,
+            const float2* __restrict__ twiddles,
+            Out* __restrict__ out,
+            Epilogue epilogue)
 {
     namespace bf = block_fft;
     constexpr int T = fft_fir_fused::threads_for(N);
@@ -93,33 +147,22 @@ __global__ void __launch_bounds__(fft_fir_fused::threads_for(N),
 
     using first = bf::inverse_first<N, T>;
     typename first::values v;
+    const float2* s = sums + b * N;
 #pragma unroll
     for (int p = 0; p < first::P; ++p)
 #pragma unroll
         for (int r = 0; r < 16; ++r)
-            v[p][r] = make_float2(0.0f, 0.0f);
-    for (int part = 0; part < g.partitions; ++part) {
-        // Segment b - part sits at row b - part + P - 1 of the spectra.
-        const float2* s = spectra + (b - part + g.partitions - 1) * N;
-        const float2* h = taps_spectra + static_cast<long long>(part) * N;
-#pragma unroll
-        for (int p = 0; p < first::P; ++p) {
-            const int j = first::butterfly(p);
-#pragma unroll
-            for (int r = 0; r < 16; ++r) {
-                const int f = j + r * (N / 16);
-                const float2 a = s[f], w = __ldg(h + f);
-                v[p][r].x = fmaf(a.x, w.x, fmaf(-a.y, w.y, v[p][r].x));
-                v[p][r].y = fmaf(a.x, w.y, fmaf(a.y, w.x, v[p][r].y));
-            }
-        }
-    }
-#pragma unroll
-    for (int p = 0; p < first::P; ++p)
-#pragma unroll
-        for (int r = 0; r < 16; ++r)
-            v[p][r] = bf::conj(v[p][r]);
-    const long long D = g.decimation;
+            v[p][r] = bf::conj(s[first::butterfly(p) + r * (N / 16)]);
+    // Output k sits at position k*D. The block's first position and its remainder
+    // are divided once (64-bit); a point t in [0, B) then needs 32-bit arithmetic
+    // (remainder < D <= INT_MAX, t < B <= 4096), and none at D = 1.
+    const unsigned D = static_cast<unsigned>(g.decimation);
+    const long long base = g.position0 + b * B;
+    const long long base1 = base + g.pairs * B; // Pack: the block riding in y.y
+    const unsigned rem = static_cast<unsigned>(base % D),
+                   rem1 = static_cast<unsigned>(base1 % D);
+    const long long quot = base / D, quot1 = base1 / D;
+    const bool second = Pack && b + g.pairs < g.blocks;
     // buf is untouched so far: no barrier before the inverse's first store.
     bf::inverse_from_registers<N, T, 1, false>(
         buf,
@@ -129,47 +172,60 @@ __global__ void __launch_bounds__(fft_fir_fused::threads_for(N),
             if (t < 0 || t >= B)
                 return;
             y = bf::conj(y);
-            const long long pos = g.position0 + b * B + t;
-            if (pos % D == 0 && pos / D < g.noutputs) {
-                const long long k = pos / D;
+            long long k = quot + t, k1 = quot1 + t;
+            bool kept = true, kept1 = second;
+            if (D != 1) {
+                const unsigned r = rem + static_cast<unsigned>(t);
+                const unsigned r1 = rem1 + static_cast<unsigned>(t);
+                kept = r % D == 0;
+                kept1 = kept1 && r1 % D == 0;
+                k = quot + r / D;
+                k1 = quot1 + r1 / D;
+            }
+            if (kept && k < g.noutputs) {
                 if constexpr (Pack)
                     out[k] = epilogue(y.x, k);
                 else
                     out[k] = epilogue(fft_fir_kernels::from_complex<Out>(y), k);
             }
-            if constexpr (Pack) {
-                const long long pos1 = pos + g.pairs * B;
-                if (b + g.pairs < g.blocks && pos1 % D == 0 && pos1 / D < g.noutputs)
-                    out[pos1 / D] = epilogue(y.y, pos1 / D);
-            }
+            if constexpr (Pack)
+                if (kept1 && k1 < g.noutputs)
+                    out[k1] = epilogue(y.y, k1);
         },
         tw_inv);
 }
 
-//! The partition sizes with kernels: the fused kernel's largest two.
-inline bool has_kernel(int n) { return n == 8192 || n == 16384; }
+//! The partition sizes with kernels (fir_tuning's partition_size).
+inline bool has_kernel(int n) { return n == 4096 || n == 8192; }
 
+//! The group's three kernels: spectra, their sums, the inverse. `sums` holds K blocks.
 template <int N, bool Pack, class In, class Out, class Epilogue>
 void launch_size(history_then_input<In> src,
                  const geometry& g,
                  const float2* taps_spectra,
                  const float2* twiddles,
                  float2* spectra_buffer,
+                 float2* sums,
                  Out* out,
                  Epilogue epilogue,
                  cudaStream_t stream)
 {
     constexpr int bytes = block_fft::padded_size(N) * sizeof(float2);
     constexpr int T = fft_fir_fused::threads_for(N);
+    constexpr int M = sums_per_thread;
     auto* forward = spectra<N, Pack, In>;
-    auto* inverse = accumulate_inverse<N, Pack, Out, Epilogue>;
+    auto* backward = inverse<N, Pack, Out, Epilogue>;
     allow_dynamic_shared_memory(forward, bytes);
-    allow_dynamic_shared_memory(inverse, bytes);
+    allow_dynamic_shared_memory(backward, bytes);
     const auto segments = static_cast<unsigned>(g.pairs + g.partitions - 1);
     forward<<<segments, T, bytes, stream>>>(src, g, twiddles, spectra_buffer);
     GPUFILTER_CHECK_LAUNCH();
-    inverse<<<static_cast<unsigned>(g.pairs), T, bytes, stream>>>(
-        g, spectra_buffer, taps_spectra, twiddles, out, epilogue);
+    const dim3 grid(N / sum_threads, static_cast<unsigned>((g.pairs + M - 1) / M));
+    sum_partitions<M>
+        <<<grid, sum_threads, 0, stream>>>(g, N, spectra_buffer, taps_spectra, sums);
+    GPUFILTER_CHECK_LAUNCH();
+    backward<<<static_cast<unsigned>(g.pairs), T, bytes, stream>>>(
+        g, sums, twiddles, out, epilogue);
     GPUFILTER_CHECK_LAUNCH();
 }
 
@@ -180,16 +236,17 @@ void launch(int n,
             const float2* taps_spectra,
             const float2* twiddles,
             float2* spectra_buffer,
+            float2* sums,
             Out* out,
             Epilogue epilogue,
             cudaStream_t stream)
 {
+    if (n == 4096)
+        return launch_size<4096, Pack>(
+            src, g, taps_spectra, twiddles, spectra_buffer, sums, out, epilogue, stream);
     if (n == 8192)
         return launch_size<8192, Pack>(
-            src, g, taps_spectra, twiddles, spectra_buffer, out, epilogue, stream);
-    if (n == 16384)
-        return launch_size<16384, Pack>(
-            src, g, taps_spectra, twiddles, spectra_buffer, out, epilogue, stream);
+            src, g, taps_spectra, twiddles, spectra_buffer, sums, out, epilogue, stream);
     throw std::logic_error("partitioned FFT FIR: no kernel for " + std::to_string(n) +
                            " points");
 }

@@ -71,12 +71,7 @@ fir_tuning sm_90(fir_types types)
     // The fused kernel, bench_fir --fft-sizes on an H200 (ccf, GS/s): up to 512 taps
     // N = 2048 is best (122, 118, 109 at 64, 256, 512 taps, against 114, 105, 82 at
     // 1024), then 4096 at 1024 taps (85.6), 8192 at 2048 (75.0), 16384 at 4096 and
-    // 8192 (67.3, 50.2): 4 * ntaps from 2048 up. Partitioned, 16384 points beat 8192
-    // (ccf 16384 taps: 28.1 against 25.6), and the spectra of 2^22 samples per pair of
-    // launches beat 2^20 (fff: 49.8 against 28.8; larger gains little for 64 MB).
-    // Complex samples gain little from partitions (ccf 16384 taps: 28.1 against cuFFT's
-    // 24.5; 32768 taps: 23.1 against 24.3), real ones much (fff: 49.8 against 23.3;
-    // 32768 taps 41.7 against 23.3): two partitions at most for complex, eight for real.
+    // 8192 (67.3, 50.2): 4 * ntaps from 2048 up.
     t.fused_max_size = 16384;
     t.fused_taps_factor = 4;
     t.fused_min_size = 2048;
@@ -86,8 +81,19 @@ fir_tuning sm_90(fir_types types)
     // take the smallest size that holds the filter up to 1024 taps (4096 taps: 16384
     // points stay best, 62.5 against 53.1 at 8192).
     t.fused_tight_max_taps = types.complex_input || types.complex_taps ? 1024 : 0;
-    t.fused_max_partitions = types.complex_input || types.complex_taps ? 2 : 8;
-    t.partition_group_samples = 1LL << 22;
+    // Partitioned, on an H100 (bench_fir --partition-sizes 4096,8192
+    // --partition-groups 21,22,23, one run, GS/s): 4096 points beat 8192 up to 32768
+    // taps (ccf 16384 taps 32.7 against 30.0, fff 57.4 against 49.5) and run 65536
+    // taps within 3% of it (ccf 26.0 against 26.8), where cuFFT gives 18.0; 2048 and
+    // 16384 points were slower still in an earlier run (ccf 16384 taps 25.3 and 23.0
+    // against 27.5 at 4096). Larger groups run faster though they outgrow L2 (ccf
+    // 16384 taps 27.2 / 30.2 / 32.7 at 2^21 / 2^22 / 2^23 samples, fff 52.7 / 52.6 /
+    // 57.4): 2^23 samples, whose spectra and sums take 268 MB of device memory for
+    // complex samples (32 bytes a sample) and 134 MB for real ones (two blocks a
+    // transform).
+    t.fused_max_partitions = 32;
+    t.partition_size = 4096;
+    t.partition_group_samples = 1LL << 23;
     return t;
 }
 
@@ -150,6 +156,9 @@ void check_fir_tuning(const fir_tuning& t)
     if (t.fused_max_size < 0 || (t.fused_max_size & (t.fused_max_size - 1)) != 0)
         throw std::invalid_argument("fused_max_size: must be 0 or a power of two, got " +
                                     std::to_string(t.fused_max_size));
+    if (t.partition_size != 4096 && t.partition_size != 8192)
+        throw std::invalid_argument("partition_size: must be 4096 or 8192, got " +
+                                    std::to_string(t.partition_size));
     if (t.fused_tight_max_taps < 0)
         throw std::invalid_argument("fused_tight_max_taps: must be >= 0, got " +
                                     std::to_string(t.fused_tight_max_taps));
@@ -216,9 +225,9 @@ long long fir_fft_size_for(const fir_tuning& t, int ntaps, int decimation)
             f *= 2;
         if (f <= t.fused_max_size && f >= needed)
             return f;
-        const long long half = t.fused_max_size / 2;
+        const long long half = t.partition_size / 2;
         if ((ntaps + half - 1) / half <= t.fused_max_partitions)
-            return t.fused_max_size; // partitioned
+            return t.partition_size; // partitioned
     }
     long long n = t.fft_min_size;
     while (n < static_cast<long long>(t.fft_taps_factor) * ntaps &&

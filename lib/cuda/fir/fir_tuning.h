@@ -90,16 +90,17 @@ struct fir_tuning {
     //! [fused_min_size, fused_max_size], where that leaves at least half of a
     //! segment new samples; filters of at most fused_tight_max_taps taps (0: none)
     //! take the smallest size from fused_min_size that does.
-    //! Longer filters, up to fused_max_partitions * fused_max_size / 2 taps, are cut
-    //! into partitions of fused_max_size / 2 (uniformly partitioned overlap-save) at
-    //! the automatic size fused_max_size; the spectra of about
-    //! partition_group_samples input samples are made per pair of launches.
+    //! Longer filters, up to fused_max_partitions * partition_size / 2 taps, are cut
+    //! into partitions of partition_size / 2 (uniformly partitioned overlap-save) at
+    //! the automatic size partition_size (4096 or 8192); about
+    //! partition_group_samples input samples go through each group of its launches.
     int fused_max_size = 0;
     int fused_taps_factor = 0;
     int fused_min_size = 0;
     int fused_tight_max_taps = 0;
     int fused_max_partitions = 0;
     long long partition_group_samples = 0;
+    int partition_size = 0;
 };
 
 //! The table's tuning for architecture `arch` (10 * major + minor, 0 for no device)

@@ -152,27 +152,33 @@ TYPED_TEST(fft_fir_test, partitioned_path_matches_reference)
 {
     using In = typename TypeParam::In;
     using Tap = typename TypeParam::Tap;
-    // Groups of 3 blocks: a call of 60000 samples spans several groups (and an odd
-    // block count, which real samples pack in pairs).
-    auto partitioned = cuda::fir_tuning_for_device<In, Tap>();
-    partitioned.fused_max_partitions = 8; // the default for real samples only
-    auto small_groups = partitioned;
-    small_groups.partition_group_samples = 3 * 8192;
+    // Both partition sizes; in groups of 3 blocks a call of 60000 samples spans several
+    // groups (and an odd block count, which real samples pack in pairs).
     const auto x = random_vector<In>(60013, this->rng);
     for (const int ntaps : { 8193, 16384, 20000 }) {
         const auto taps = random_vector<Tap>(ntaps, this->rng);
         for (const int D : { 1, 3 }) {
             const auto want = reference_fir_mt(x, taps, D);
-            cuda::fft_fir_engine<In, Tap> engine(taps, D, 0, partitioned);
-            cuda::fft_fir_engine<In, Tap> grouped(taps, D, 0, small_groups);
-            ASSERT_EQ(engine.partitions(), (ntaps + 8191) / 8192);
-            ASSERT_EQ(engine.fft_size(), 16384);
-            EXPECT_LE(relative_error(run_engine(engine, x, { 1, 8191, 0, 30000 }), want),
-                      fft_tolerance)
-                << "ntaps=" << ntaps << " D=" << D;
-            EXPECT_LE(relative_error(run_engine(grouped, x, { x.size() }), want),
-                      fft_tolerance)
-                << "groups of 3, ntaps=" << ntaps << " D=" << D;
+            for (const int size : { 4096, 8192 }) {
+                auto partitioned = cuda::fir_tuning_for_device<In, Tap>();
+                partitioned.partition_size = size;
+                auto small_groups = partitioned;
+                small_groups.partition_group_samples = 3 * size / 2;
+                cuda::fft_fir_engine<In, Tap> engine(taps, D, 0, partitioned);
+                cuda::fft_fir_engine<In, Tap> grouped(taps, D, 0, small_groups);
+                ASSERT_EQ(engine.partitions(), (ntaps + size / 2 - 1) / (size / 2));
+                ASSERT_EQ(engine.fft_size(), size);
+                const std::string what = "ntaps=" + std::to_string(ntaps) +
+                                         " D=" + std::to_string(D) +
+                                         " size=" + std::to_string(size);
+                EXPECT_LE(
+                    relative_error(run_engine(engine, x, { 1, 8191, 0, 30000 }), want),
+                    fft_tolerance)
+                    << what;
+                EXPECT_LE(relative_error(run_engine(grouped, x, { x.size() }), want),
+                          fft_tolerance)
+                    << "groups of 3, " << what;
+            }
         }
     }
 }
@@ -324,14 +330,14 @@ TEST(fft_fir_engine_errors, default_fft_size_follows_the_documented_rule)
     EXPECT_EQ(engine::default_fft_size(4096, 1), 16384);
     EXPECT_EQ(engine::default_fft_size(4096, 4097), 16384);
     EXPECT_EQ(engine::default_fft_size(8192, 1), 16384);
-    // Longer, or decimating by more, up to 2 partitions of 8192 taps (complex
-    // samples): the partitioned path at 16384...
-    EXPECT_EQ(engine::default_fft_size(4096, 4098), 16384);
-    EXPECT_EQ(engine::default_fft_size(8193, 1), 16384);
-    EXPECT_EQ(engine::default_fft_size(16384, 64), 16384);
+    // Longer, or decimating by more, up to 32 partitions of 2048 taps: the
+    // partitioned path at 4096...
+    EXPECT_EQ(engine::default_fft_size(4096, 4098), 4096);
+    EXPECT_EQ(engine::default_fft_size(8193, 1), 4096);
+    EXPECT_EQ(engine::default_fft_size(16384, 64), 4096);
+    EXPECT_EQ(engine::default_fft_size(65536, 1), 4096);
     // ...then cuFFT's rule.
-    EXPECT_EQ(engine::default_fft_size(16385, 1), 262144);
-    EXPECT_EQ(engine::default_fft_size(65536, 1), 262144);
+    EXPECT_EQ(engine::default_fft_size(65537, 1), 262144);
     EXPECT_EQ(engine::default_fft_size(100000, 1), 262144);
 }
 

@@ -193,13 +193,15 @@ TEST(fir_tuning, fft_sizes_and_groups)
     EXPECT_EQ(cuda::fir_fft_size_for(t, 1025, 1), 8192);
     EXPECT_EQ(cuda::fir_fft_size_for(t, 4096, 1), 16384);
     EXPECT_EQ(cuda::fir_fft_size_for(t, 8192, 1), 16384);
-    // ...longer filters up to 2 partitions of 8192 taps (8 for real samples) at 16384
-    // (partitioned)...
-    EXPECT_EQ(cuda::fir_fft_size_for(t, 8193, 1), 16384);
-    EXPECT_EQ(cuda::fir_fft_size_for(t, 16384, 70000), 16384);
-    EXPECT_EQ(cuda::fir_fft_size_for(cuda::fir_tuning_for(90, fff), 65536, 1), 16384);
+    // ...longer filters up to 32 partitions of 2048 taps at 4096 (partitioned)...
+    EXPECT_EQ(t.partition_size, 4096);
+    EXPECT_EQ(t.fused_max_partitions, 32);
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 8193, 1), 4096);
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 16384, 70000), 4096);
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 65536, 1), 4096);
+    EXPECT_EQ(cuda::fir_fft_size_for(cuda::fir_tuning_for(90, fff), 65536, 1), 4096);
     // ...then cuFFT's, the former rule.
-    EXPECT_EQ(cuda::fir_fft_size_for(t, 16385, 1), 262144);
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 65537, 1), 262144);
     EXPECT_EQ(cuda::fir_fft_size_for(cuda::fir_tuning_for(90, fff), 65537, 1), 262144);
     EXPECT_EQ(cuda::fir_fft_size_for(t, 100000, 1), 262144);
     fir_tuning cufft_only = t;
@@ -212,13 +214,13 @@ TEST(fir_tuning, fft_sizes_and_groups)
                       former_fft_size(ntaps, D))
                 << "ntaps=" << ntaps << " D=" << D;
             const long long n = cuda::fir_fft_size_for(t, ntaps, D);
-            if (n < 16384)
-                ASSERT_GE(n, 2LL * (ntaps - 1 + D)) << "ntaps=" << ntaps << " D=" << D;
-            else if (n == 16384)
-                ASSERT_LE(ntaps, 16384) << "D=" << D;
-            else
+            if (n < 2LL * (ntaps - 1 + D)) { // partitioned
+                ASSERT_EQ(n, 4096) << "ntaps=" << ntaps << " D=" << D;
+                ASSERT_LE((ntaps + 2047) / 2048, 32) << "D=" << D;
+            } else if (n > 16384) {
                 ASSERT_EQ(n, former_fft_size(ntaps, D))
                     << "ntaps=" << ntaps << " D=" << D;
+            }
         }
 }
 
@@ -245,6 +247,8 @@ TEST(fir_tuning, every_architecture_uses_the_measured_entry)
             EXPECT_EQ(t.fft_taps_factor, want.fft_taps_factor) << arch;
             EXPECT_EQ(t.fft_min_size, want.fft_min_size) << arch;
             EXPECT_EQ(t.fft_max_auto_size, want.fft_max_auto_size) << arch;
+            EXPECT_EQ(t.partition_size, want.partition_size) << arch;
+            EXPECT_EQ(t.partition_group_samples, want.partition_group_samples) << arch;
         }
     }
 }
@@ -270,6 +274,9 @@ TEST(fir_tuning, engines_reject_a_tuning_they_cannot_use)
     t = cuda::fir_tuning_for(90, ccf);
     t.deinterleaved_threads_more = 512;
     EXPECT_NE(message(t).find("deinterleaved_threads_more"), std::string::npos);
+    t = cuda::fir_tuning_for(90, ccf);
+    t.partition_size = 16384; // no partitioned kernel of that size
+    EXPECT_NE(message(t).find("partition_size"), std::string::npos);
     for (int threads : { 0, 32, 64, 128, 256 }) {
         t = cuda::fir_tuning_for(90, ccf);
         t.block_threads = threads;
