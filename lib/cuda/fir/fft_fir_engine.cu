@@ -263,10 +263,9 @@ void fft_fir_engine<In, Tap>::set_taps(const std::vector<Tap>& taps, cudaStream_
         d_partitions = partitions;
         d_sums = {};
         if (partitions) { // else make_plans has sized d_segments for its path
-            // Real samples through real taps pack two blocks per transform.
-            constexpr bool pack = std::is_same_v<In, float> && std::is_same_v<Tap, float>;
             const long long group = partition_group_blocks();
-            const auto rows = static_cast<std::size_t>(pack ? (group + 1) / 2 : group);
+            const auto rows =
+                static_cast<std::size_t>(packs_pairs ? (group + 1) / 2 : group);
             d_segments = device_buffer<complex>((rows + partitions - 1) * size);
             d_sums = device_buffer<complex>(rows * size);
         }
@@ -360,8 +359,6 @@ void fft_fir_engine<In, Tap>::run_fused(const Src& src,
                                         OutT* out,
                                         cudaStream_t stream)
 {
-    // Real samples through real taps: two segments per complex transform.
-    constexpr bool pack = std::is_same_v<In, float> && std::is_same_v<Tap, float>;
     const fft_fir_fused::geometry g{ first,
                                      d_advance,
                                      static_cast<int>(d_state.history_len()),
@@ -373,7 +370,7 @@ void fft_fir_engine<In, Tap>::run_fused(const Src& src,
     const auto spectrum = reinterpret_cast<const float2*>(d_spectrum.get());
     const auto twiddles = reinterpret_cast<const float2*>(d_twiddles.get());
     with_epilogue(d_state, [&](auto epilogue) {
-        fft_fir_fused::launch<pack>(
+        fft_fir_fused::launch<packs_pairs>(
             d_fft_size, src, g, spectrum, twiddles, out, epilogue, stream);
     });
 }
@@ -390,7 +387,6 @@ template <class Src, class OutT>
 void fft_fir_engine<In, Tap>::run_partitioned(
     const Src& src, long long first, long long nout, OutT* out, cudaStream_t stream)
 {
-    constexpr bool pack = std::is_same_v<In, float> && std::is_same_v<Tap, float>;
     const long long B = d_fft_size / 2;
     const long long D = d_state.decimation();
     const long long H = static_cast<long long>(d_state.history_len());
@@ -406,20 +402,20 @@ void fft_fir_engine<In, Tap>::run_partitioned(
                                                b0 * B,
                                                d_partitions,
                                                count,
-                                               pack ? (count + 1) / 2 : count,
+                                               packs_pairs ? (count + 1) / 2 : count,
                                                static_cast<int>(D),
                                                nout };
         with_epilogue(d_state, [&](auto epilogue) {
-            fft_fir_partitioned::launch<pack>(d_fft_size,
-                                              src,
-                                              g,
-                                              spectrum,
-                                              twiddles,
-                                              spectra,
-                                              sums,
-                                              out,
-                                              epilogue,
-                                              stream);
+            fft_fir_partitioned::launch<packs_pairs>(d_fft_size,
+                                                     src,
+                                                     g,
+                                                     spectrum,
+                                                     twiddles,
+                                                     spectra,
+                                                     sums,
+                                                     out,
+                                                     epilogue,
+                                                     stream);
         });
     }
 }

@@ -7,6 +7,7 @@
 #include "../common/sample_types.h"
 #include "fir_processor.h"
 #include "fir_state.h"
+#include <type_traits>
 #include <cstddef>
 #include <vector>
 
@@ -111,6 +112,11 @@ public:
     static int default_fft_size(int ntaps, int decimation);
 
 private:
+    //! Real samples through real taps: two segments (fused) or blocks (partitioned)
+    //! share a complex transform.
+    static constexpr bool packs_pairs =
+        std::is_same_v<In, float> && std::is_same_v<Tap, float>;
+
     void make_plans(int fft_size, cudaStream_t stream);
     void make_direct_plans(cudaStream_t stream);
     void make_direct_plans_now();

@@ -75,7 +75,7 @@ __global__ void __launch_bounds__(fft_fir_fused::threads_for(N),
     last::store(v, [&](int f, float2 y) { out[f] = y; });
 }
 
-//! Blocks per thread of sum_partitions (its M), and its threads per block.
+//! Blocks per thread of sum_partitions (M below), and its threads per block.
 constexpr int sums_per_thread = 8;
 constexpr int sum_threads = 128;
 
@@ -84,7 +84,6 @@ constexpr int sum_threads = 128;
 //! they take at partition p, S_{b0+i-p}, in registers: each step to p + 1 shifts the
 //! window by one block and loads one spectrum value, so a spectrum is read about
 //! (P + M - 1) / M times rather than P, and the taps' spectra once per M blocks.
-template <int M>
 __global__ void __launch_bounds__(sum_threads)
     sum_partitions(geometry g,
                    int n,
@@ -92,6 +91,7 @@ __global__ void __launch_bounds__(sum_threads)
                    const float2* __restrict__ taps_spectra,
                    float2* __restrict__ sums)
 {
+    constexpr int M = sums_per_thread;
     const int f = blockIdx.x * sum_threads + threadIdx.x; // n is a multiple of it
     const long long b0 = static_cast<long long>(blockIdx.y) * M;
     const int P = g.partitions;
@@ -221,8 +221,8 @@ void launch_size(history_then_input<In> src,
     forward<<<segments, T, bytes, stream>>>(src, g, twiddles, spectra_buffer);
     GPUFILTER_CHECK_LAUNCH();
     const dim3 grid(N / sum_threads, static_cast<unsigned>((g.pairs + M - 1) / M));
-    sum_partitions<M>
-        <<<grid, sum_threads, 0, stream>>>(g, N, spectra_buffer, taps_spectra, sums);
+    sum_partitions<<<grid, sum_threads, 0, stream>>>(
+        g, N, spectra_buffer, taps_spectra, sums);
     GPUFILTER_CHECK_LAUNCH();
     backward<<<static_cast<unsigned>(g.pairs), T, bytes, stream>>>(
         g, sums, twiddles, out, epilogue);
