@@ -28,8 +28,8 @@ void launch_k(const nlms_shape& shape,
               cudaStream_t s)
 {
     auto kernel = nlms_kernels::nlms_kernel<K>;
-    // Above the 48 KiB default a kernel must opt in (not reached at nlms_max_taps
-    // with the default tile, kept so that a larger tile stays correct).
+    // Above the 48 KiB default a kernel must opt in (filters of more than about
+    // 2400 taps, with the padded copy of the window).
     if (shape.shared_bytes > 48 * 1024)
         allow_dynamic_shared_memory(kernel, shape.shared_bytes);
     kernel<<<nfilters, shape.threads, shape.shared_bytes, s>>>(a);

@@ -34,22 +34,37 @@ struct args {
 
 //! Copies count samples (stride `stride`) from src into shared dst; 16-byte loads when
 //! the samples are contiguous and aligned.
+//! dst[slot(i)] for sample i: slot keeps groups of four consecutive (i = 4q .. 4q+3
+//! at slot(4q) .. slot(4q)+3, slot(4q) a multiple of 4).
+template <class Slot>
 __device__ inline void
-load_tile(float* dst, const float* src, long long stride, int count)
+load_tile(float* dst, const float* src, long long stride, int count, Slot slot)
 {
     const int t = threadIdx.x, T = blockDim.x;
     if (stride == 1 && (reinterpret_cast<std::uintptr_t>(src) & 15) == 0) {
         const int quads = count / 4;
         const float4* src4 = reinterpret_cast<const float4*>(src);
         for (int q = t; q < quads; q += T)
-            reinterpret_cast<float4*>(dst)[q] = src4[q];
+            *reinterpret_cast<float4*>(dst + slot(4 * q)) = src4[q];
         for (int i = 4 * quads + t; i < count; i += T)
-            dst[i] = src[i];
+            dst[slot(i)] = src[i];
     } else {
         for (int i = t; i < count; i += T)
-            dst[i] = src[i * stride];
+            dst[slot(i)] = src[i * stride];
     }
 }
+
+//! The window's padded copy for K taps a thread (nlms_shape.h: nlms_padded_slot).
+template <int K>
+struct window_layout {
+    static constexpr bool padded = nlms_window_padded(K);
+    static constexpr int log2k = K == 4 ? 2 : K == 8 ? 3 : 4;
+    static_assert(K == 1 << log2k, "window_layout: K is 4, 8 or 16");
+    __device__ static constexpr int slot(int i)
+    {
+        return padded ? i + ((i >> log2k) << 2) : i; // nlms_padded_slot, i >= 0
+    }
+};
 
 //! One stage of warp_transpose_sum: lanes with bit OFF keep the upper OFF values,
 //! the others the lower, and each adds its partner's.
@@ -78,13 +93,17 @@ __device__ inline float warp_transpose_sum(float (&v)[nlms_block])
     return v[0];
 }
 
-//! V window samples from shared memory (16-byte aligned) into registers.
-template <int V>
-__device__ inline void load_window(float (&v)[V], const float* src)
+//! V window samples from window sample `first` on (a multiple of K) into registers.
+template <int K, bool Padded, int V>
+__device__ inline void load_window(float (&v)[V], const float* sx, int first)
 {
+    using layout = window_layout<K>;
+    const auto at = [](int m) { return Padded ? layout::slot(m) : m; };
+    const float* src = sx + at(first);
 #pragma unroll
     for (int q = 0; q < V / 4; ++q) {
-        const float4 u = reinterpret_cast<const float4*>(src)[q];
+        // first is a multiple of K: sample first + 4q is at(4q) past it.
+        const float4 u = reinterpret_cast<const float4*>(src + at(4 * q))[0];
         v[4 * q] = u.x;
         v[4 * q + 1] = u.y;
         v[4 * q + 2] = u.z;
@@ -94,12 +113,12 @@ __device__ inline void load_window(float (&v)[V], const float* src)
 
 //! This warp's part of a step's Gram row x_0 . x_i (taps < N only), src the thread's
 //! window as in nlms_kernel; written to dst[warp * nlms_block + lane].
-template <int K>
-__device__ inline void gram_row(const float* src, int j0, int N, float* dst)
+template <int K, bool Padded>
+__device__ inline void gram_row(const float* sx, int first, int j0, int N, float* dst)
 {
     constexpr int B = nlms_block;
     float v[B + K];
-    load_window<B + K>(v, src);
+    load_window<K, Padded>(v, sx, first);
     float acc[B];
 #pragma unroll
     for (int i = 0; i < B; ++i)
@@ -128,28 +147,57 @@ __device__ inline float sum_parts(const float* parts, int count)
 }
 
 /*!
- * The next step's Gram row from this step's, one warp, lane l: G[0][l] slides by B
- * samples, x_{nb+B} . x_{nb+B+l} = x_nb . x_{nb+l} + sum_{m=1..B} (x[nb+m] x[nb+m+l]
- * - x[nb+m-N] x[nb+m+l-N]): 2B FMAs instead of the N of a sum afresh. In double, where
+ * Half of the slide of a step's Gram row to the next step's, one warp, lane l:
+ * G[0][l] slides by B samples, x_{nb+B} . x_{nb+B+l} = x_nb . x_{nb+l} +
+ * sum_{m=1..B} (x[nb+m] x[nb+m+l] - x[nb+m-N] x[nb+m+l-N]): 2B FMAs instead of the N
+ * of a sum afresh. The sum goes in two partial sums, over odd m (First = 1) and even
+ * m (First = 2), each in m order; the row adds them as (odd + even). In double, where
  * a product of two floats is exact, so the row carried through a tile's steps is off
  * by a few roundings of 2^-53 of its largest values, not of 2^-24: a window gone quiet
  * after a loud one keeps its small norm. xs[m] = x[nb + m].
  */
-__device__ inline double next_gram_row(const float* xs, int N, double row)
+template <int First>
+__device__ inline double gram_row_slide(const float* xs, int N)
 {
     constexpr int B = nlms_block;
     const int l = threadIdx.x & 31;
     const float* xo = xs - N;
-    // Two partial sums, m odd and m even, added as (odd + even).
-    double odd = 0.0, even = 0.0;
+    double sum = 0.0;
 #pragma unroll 4
-    for (int m = 1; m <= B; m += 2) {
-        odd = fma(double(xs[m]), double(xs[m + l]), odd);
-        odd = fma(-double(xo[m]), double(xo[m + l]), odd);
-        even = fma(double(xs[m + 1]), double(xs[m + 1 + l]), even);
-        even = fma(-double(xo[m + 1]), double(xo[m + 1 + l]), even);
+    for (int m = First; m <= B; m += 2) {
+        sum = fma(double(xs[m]), double(xs[m + l]), sum);
+        sum = fma(-double(xo[m]), double(xo[m + l]), sum);
     }
-    return row + (odd + even);
+    return sum;
+}
+
+/*!
+ * A step's Gram matrix from its first row, one warp, lane l (nb the step's first
+ * sample, xs[m] = x[nb + m], g0 = G[0][l] = x_nb . x_{nb+l}): down its diagonals,
+ * G[a+1][b+1] = G[a][b] + x[nb+a+1] x[nb+b+1] - x[nb+a+1-N] x[nb+b+1-N] (at most
+ * B-1 FMA pairs from a sum afresh, so a norm is off by a few roundings of the
+ * largest norm in the step, and cannot drift beyond it). Writes G[a][b], a <= b, to
+ * gram[a * (B + 1) + b]. For filters of more than B taps (error_chain sums shorter
+ * filters' entries afresh).
+ */
+__device__ inline void gram_matrix(float g0, const float* xs, int N, float* gram)
+{
+    constexpr int B = nlms_block;
+    const int l = threadIdx.x & 31;
+    const float* xo = xs - N; // xo[m] = x[nb + m - N]
+    float gd = g0;
+    gram[l] = g0;
+    // Diagonal l runs through B-1-l entries; its chain goes on past them, reading up
+    // to xs[2B-2] (past a tile's last step: what follows the window in shared
+    // memory, written before) into values that are never stored. Unclamped, every address
+    // is a constant offset of one pointer and the loop has no index arithmetic left.
+#pragma unroll
+    for (int a = 0; a + 1 < B; ++a) {
+        gd = fmaf(xs[a + 1], xs[a + l + 1], gd);
+        gd = fmaf(-xo[a + 1], xo[a + l + 1], gd);
+        if (a + l + 1 < B)
+            gram[(a + 1) * (B + 1) + a + l + 1] = gd;
+    }
 }
 
 /*!
@@ -178,29 +226,24 @@ direct_gram_column(const float* xs, int N, int l, float (&col)[nlms_block])
 
 /*!
  * The serial part of a step, one warp, lane i for sample nb + i (nb the step's first
- * sample, xs[m] = x[nb + m]): the warps' partial sums into p_i = w0 . x_{nb+i} and
- * G[0][i] = x_nb . x_{nb+i}; the rest of the Gram matrix down its diagonals,
- * G[a+1][b+1] = G[a][b] + x[nb+a+1] x[nb+b+1] - x[nb+a+1-N] x[nb+b+1-N] (at most
- * B-1 FMA pairs from a sum afresh, so a norm is off by a few roundings of the
- * largest norm in the step, and cannot drift beyond it). Filters of N <= B taps sum
- * each entry afresh instead (N FMAs, direct_gram_column): their windows share too few
- * samples for that bound to mean anything, a norm x_n^2 of 1e-6 beside a 1 in the
- * step would come out of the recurrence with no correct digit. Then the error recurrence
- * e_i = d_i - p_i - sum_{j<i} g_j G[j][i],
- * g_i = mu e_i / (eps + G[i][i]), one shuffle per sample. Writes e of the step's cb
- * samples and g (0 past cb) to sg.
+ * sample, xs[m] = x[nb + m]): the warps' partial sums into p_i = w0 . x_{nb+i}, then
+ * the error recurrence e_i = d_i - p_i - sum_{j<i} g_j G[j][i],
+ * g_i = mu e_i / (eps + G[i][i]), one shuffle per sample. G comes from gram
+ * (gram_matrix, formed during the step before) for filters of more than B taps;
+ * shorter filters sum each entry afresh here (N FMAs, direct_gram_column): their
+ * windows share too few samples for the diagonal recurrence's bound to mean
+ * anything, a norm x_n^2 of 1e-6 beside a 1 in the step would come out of it with no
+ * correct digit. Writes e of the step's cb samples and g (0 past cb) to sg.
  */
-__device__ inline void serial_step(const float* part_p,
+__device__ inline void error_chain(const float* part_p,
                                    int nwarps,
-                                   const float* part_g,
-                                   int g_parts,
                                    const float* xs,
                                    int N,
+                                   const float* gram,
                                    const float* sd,
                                    int cb,
                                    float mu,
                                    float eps,
-                                   float* gram,
                                    float* sg,
                                    float* e,
                                    long long stride)
@@ -217,22 +260,6 @@ __device__ inline void serial_step(const float* part_p,
     if (N <= B) {
         norm = direct_gram_column(xs, N, l, col);
     } else {
-        const float* xo = xs - N; // xo[m] = x[nb + m - N]
-        const float g0 = sum_parts(part_g, g_parts);
-        float gd = g0;
-        gram[l] = g0;
-        // Diagonal l runs through B-1-l entries; its chain goes on past them, reading
-        // up to xs[2B-2] (the window and then the tile of d: in the allocation) into
-        // values that are never stored. Unclamped, every address is a constant offset
-        // of one pointer and the loop has no index arithmetic left.
-#pragma unroll
-        for (int a = 0; a + 1 < B; ++a) {
-            gd = fmaf(xs[a + 1], xs[a + l + 1], gd);
-            gd = fmaf(-xo[a + 1], xo[a + l + 1], gd);
-            if (a + l + 1 < B)
-                gram[(a + 1) * (B + 1) + a + l + 1] = gd;
-        }
-        __syncwarp();
 #pragma unroll
         for (int j = 0; j < B; ++j)
             col[j] = gram[j * (B + 1) + l];
@@ -255,43 +282,91 @@ __device__ inline void serial_step(const float* part_p,
 }
 
 /*!
+ * The rank-B update of a thread's K taps, w[k] += sum_i g_i x[nb + i - j0 - k] in
+ * sample order, g four at a time from sg (v the thread's window as in nlms_kernel).
+ * Only taps k < valid change: taps past the filter's end stay zero.
+ */
+template <int K>
+__device__ inline void
+update_taps(float (&w)[K], const float (&v)[nlms_block + K], const float* sg, int valid)
+{
+    constexpr int B = nlms_block;
+#pragma unroll
+    for (int q = 0; q < B / 4; ++q) {
+        const float4 u = reinterpret_cast<const float4*>(sg)[q];
+        const float g[4] = { u.x, u.y, u.z, u.w };
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+            if (k < valid) {
+#pragma unroll
+                for (int i = 0; i < 4; ++i)
+                    w[k] = fmaf(g[i], v[4 * q + i - k + K], w[k]);
+            }
+    }
+}
+
+/*!
  * NLMS over a.n samples, one block per filter (blockIdx.x), blockDim.x threads, K
  * contiguous taps per thread: thread t holds w[t*K .. t*K + K-1]. The samples go in
  * steps of B = nlms_block, each an exact rewriting of B NLMS updates: with w0 the
  * taps at the step's start, y_i = w0 . x_i + sum_{j<i} g_j (x_j . x_i). Each thread
  * loads the B + K samples its taps meet in the step into registers once; from them
- * the B dot products w0 . x_i and the Gram row x_0 . x_i (B*K FMAs each, reduced
- * over the block: two barriers a step, not one a sample), then after the serial warp
- * (serial_step) the rank-B update w += sum_i g_i x_i, in sample order. The Gram row is
- * summed afresh at a tile's first step (B*K FMAs a thread, the cost of a dot
- * product) and slid from step to step after that (next_gram_row, by the last warp
- * while warp 0 runs the serial part): a sample costs 2N FMAs of the block, not 3N.
- * Shared memory (nlms_shape.h): the window [H history | tile of x] (H = T*K >= N),
- * the tile of d, the partial sums (dot products; a tile's first Gram row), the slid
- * Gram rows of two steps (one read by the serial warp while the other is written),
- * the Gram matrix, the steps g.
+ * the B dot products w0 . x_i (B*K FMAs, reduced over the block: two barriers a
+ * step, not one a sample), then after the serial part the rank-B update
+ * w += sum_i g_i x_i, in sample order.
+ *
+ * The serial part is three chains of dependent operations, each on a warp of its own
+ * where the block has four: the error recurrence of this step (error_chain, warp 0),
+ * the next step's Gram matrix (gram_matrix, warp wa), and the two halves of the
+ * slide of its first row to the step after (gram_row_slide, warps wo and we). Each
+ * works from what the others formed during the step before, so a step waits for the
+ * longest chain, not for their sum. A tile's first Gram row is summed afresh (B*K
+ * FMAs a thread, the cost of a dot product, gram_row) and slid from step to step
+ * after that: a sample costs 2N FMAs of the block, not 3N.
+ *
+ * Shared memory (nlms_shape.h): the window [H history | tile of x] (H = T*K >= N)
+ * as it is, which the serial chains read at constant offsets, and for K >= 8 again
+ * in window_layout's padded slots, which the window loads read without bank
+ * conflicts; the tile of d; the partial sums (dot products; a tile's first Gram
+ * row); the Gram matrices of two steps; the steps g; the Gram row in double; the
+ * halves of the slides of two steps.
  */
+//! At K = 4 left to its own choice ptxas held the kernel to 64 registers and spilled,
+//! and the short filters' Gram column (direct_gram_column) then waited on each of its
+//! loads: one block a multiprocessor lets it take 101 (a 16-tap filter's block went
+//! from 6.5 to 11.4 MS/s). K = 8 and 16 keep ptxas's choice (0: no minimum).
 template <int K>
-__global__ void __launch_bounds__(nlms_max_threads) nlms_kernel(args a)
+__global__ void __launch_bounds__(nlms_max_threads, K == 4 ? 1 : 0) nlms_kernel(args a)
 {
     constexpr int B = nlms_block;
     constexpr int V = B + K; // window registers: x[nb - tK - K + q]
+    using layout = window_layout<K>;
+    constexpr bool padded = layout::padded; // a second copy, in padded slots
     extern __shared__ float4 smem4[];
     float* smem = reinterpret_cast<float*>(smem4);
     const int N = a.ntaps, C = a.tile, H = a.history;
     const int t = threadIdx.x, T = blockDim.x;
     const int lane = t & 31, warp = t >> 5, nwarps = T >> 5;
     // Every offset is a multiple of 4 floats: the window loads are float4.
-    float* sx = smem;                    // H + C: x[n0 - H + m] at sx[m]
-    float* sd = sx + H + C;              // C
-    float* part_p = sd + C;              // nwarps x B dot products
+    float* sx = smem;       // H + C: x[n0 - H + m] at sx[m]
+    float* sw = sx + H + C; // padded: x[n0 - H + m] at sw[slot(m)]
+    float* sd = sw + (padded ? layout::slot(H + C) : 0); // C
+    float* part_p = sd + C;                              // nwarps x B dot products
     float* part_g = part_p + nwarps * B; // nwarps x B: a tile's first Gram row
-    float* rows = part_g + nwarps * B;   // 2 x B: slid Gram rows
-    float* gram = rows + 2 * B;          // B x (B + 1)
-    float* sg = gram + B * (B + 1);      // B
-    // B: the slid Gram row in double, G[0][l] of the step (in shared memory rather
-    // than a register held through the whole step loop)
+    float* gram = part_g + nwarps * B;   // 2 x B x (B + 1): this step's, the next's
+    float* sg = gram + 2 * B * (B + 1);  // B
+    // B: the Gram row G[0][l] of the step in double (in shared memory rather than a
+    // register held through the whole step loop)
     double* row = reinterpret_cast<double*>(sg + B);
+    double* slide = row + B; // 2 x 2 x B: a step's slide to the next, odd and even m
+    const float* win = padded ? sw : sx; // what the window loads read
+    // Window sample m into both copies.
+    auto put = [&](int m, float v) {
+        sx[m] = v;
+        if (padded)
+            sw[layout::slot(m)] = v;
+    };
+    const int wa = nwarps > 1 ? 1 : 0, wo = nwarps > 2 ? 2 : wa, we = nwarps > 3 ? 3 : wo;
 
     const int f = blockIdx.x;
     float* w_state = a.taps + static_cast<long long>(f) * N;
@@ -307,30 +382,49 @@ __global__ void __launch_bounds__(nlms_max_threads) nlms_kernel(args a)
     for (int k = 0; k < K; ++k)
         w[k] = j0 + k < N ? w_state[j0 + k] : 0.0f;
     for (int i = t; i < H; i += T)
-        sx[i] = h_state[i];
+        put(i, h_state[i]);
 
     for (long long n0 = 0; n0 < a.n; n0 += C) {
         const int c = static_cast<int>(a.n - n0 < C ? a.n - n0 : C);
         const int cp = (c + B - 1) / B * B; // the last step reads zeros past c
-        load_tile(sx + H, x + n0 * a.sample_stride, a.sample_stride, c);
-        load_tile(sd, d + n0 * a.sample_stride, a.sample_stride, c);
+        const float* xt = x + n0 * a.sample_stride;
+        const auto same = [](int i) { return i; };
+        load_tile(sx + H, xt, a.sample_stride, c, same);
+        if (padded)
+            load_tile(
+                sw, xt, a.sample_stride, c, [H](int i) { return layout::slot(H + i); });
+        load_tile(sd, d + n0 * a.sample_stride, a.sample_stride, c, same);
         for (int i = c + t; i < cp; i += T) {
-            sx[H + i] = 0.0f;
+            put(H + i, 0.0f);
             sd[i] = 0.0f;
         }
         __syncthreads();
-        // The Gram row of a step needs x only: each step's is formed while the
-        // serial warp works on the step before (the tile's first, here).
-        if (N > B) // shorter filters sum their Gram matrix in the serial part
-            gram_row<K>(sx + H - j0 - K, j0, N, part_g);
+        // The Gram matrix of a step needs x only: formed during the step before, and
+        // the tile's first here, from its first row summed afresh. Shorter filters
+        // sum their Gram matrix in the serial part.
+        if (N > B) {
+            gram_row<K, padded>(win, H - j0 - K, j0, N, part_g);
+            __syncthreads();
+            if (warp == wa) {
+                const float g0 = sum_parts(part_g, nwarps);
+                row[lane] = g0;
+                gram_matrix(g0, sx + H, N, gram);
+            }
+            if (B < c) {
+                if (warp == wo)
+                    slide[lane] = gram_row_slide<1>(sx + H, N);
+                if (warp == we)
+                    slide[B + lane] = gram_row_slide<2>(sx + H, N);
+            }
+        }
         for (int s = 0; s < c; s += B) {
-            const int buf = (s / B) & 1; // rows of this step; the next step's: 1 - buf
+            const int cur = (s / B) & 1, next = cur ^ 1; // buffers of steps s, s + B
             // x[nb + i - (j0 + k)] = v[i - k + K]; loaded again for the update rather
             // than held through the serial part (registers).
-            const float* src = sx + H + s - j0 - K;
+            const int first = H + s - j0 - K;
             {
                 float v[V];
-                load_window<V>(v, src);
+                load_window<K, padded>(v, win, first);
                 float acc[B];
 #pragma unroll
                 for (int i = 0; i < B; ++i)
@@ -345,43 +439,41 @@ __global__ void __launch_bounds__(nlms_max_threads) nlms_kernel(args a)
             __syncthreads();
             if (warp == 0) {
                 const int cb = c - s < B ? c - s : B;
-                serial_step(part_p,
+                error_chain(part_p,
                             nwarps,
-                            s == 0 ? part_g : rows + buf * B,
-                            s == 0 ? nwarps : 1,
                             sx + H + s,
                             N,
+                            gram + cur * B * (B + 1),
                             sd + s,
                             cb,
                             mu,
                             a.eps,
-                            gram,
                             sg,
                             e + (n0 + s) * a.sample_stride,
                             a.sample_stride);
             }
-            if (N > B && warp == nwarps - 1 && s + B < c) {
-                if (s == 0)
-                    row[lane] = sum_parts(part_g, nwarps); // the serial warp's g0
-                row[lane] = next_gram_row(sx + H + s, N, row[lane]);
-                rows[(1 - buf) * B + lane] = static_cast<float>(row[lane]);
+            if (N > B && s + B < c) {
+                if (warp == wa) { // step s + B's row and matrix
+                    const double* half = slide + cur * 2 * B;
+                    const double r = row[lane] + (half[lane] + half[B + lane]);
+                    row[lane] = r;
+                    gram_matrix(static_cast<float>(r),
+                                sx + H + s + B,
+                                N,
+                                gram + next * B * (B + 1));
+                }
+                if (s + 2 * B < c) { // the slide from step s + B to s + 2B
+                    double* half = slide + next * 2 * B;
+                    if (warp == wo)
+                        half[lane] = gram_row_slide<1>(sx + H + s + B, N);
+                    if (warp == we)
+                        half[B + lane] = gram_row_slide<2>(sx + H + s + B, N);
+                }
             }
             __syncthreads();
             float v[V];
-            load_window<V>(v, src);
-            // Each tap in sample order; g four at a time (registers).
-#pragma unroll
-            for (int q = 0; q < B / 4; ++q) {
-                const float4 u = reinterpret_cast<const float4*>(sg)[q];
-                const float g[4] = { u.x, u.y, u.z, u.w };
-#pragma unroll
-                for (int k = 0; k < K; ++k)
-                    if (j0 + k < N) { // taps past N stay zero
-#pragma unroll
-                        for (int i = 0; i < 4; ++i)
-                            w[k] = fmaf(g[i], v[4 * q + i - k + K], w[k]);
-                    }
-            }
+            load_window<K, padded>(v, win, first);
+            update_taps<K>(w, v, sg, N - j0);
         }
         // The newest H of [history | tile] become the history: through registers, as
         // source and destination overlap.
@@ -392,7 +484,7 @@ __global__ void __launch_bounds__(nlms_max_threads) nlms_kernel(args a)
         __syncthreads();
 #pragma unroll
         for (int r = 0; r < K; ++r)
-            sx[t + r * T] = keep[r];
+            put(t + r * T, keep[r]);
     }
 #pragma unroll
     for (int r = 0; r < K; ++r)

@@ -31,15 +31,29 @@ struct nlms_shape {
     std::size_t shared_bytes;
 };
 
-//! Shared memory, in floats: the window [history | tile of x], the tile of d, the
-//! warps' partial sums (nlms_block dot products, and nlms_block Gram entries of a
-//! tile's first step), the slid Gram rows of two steps, the step's Gram matrix (rows
-//! padded by one against bank conflicts), its steps and the slid row in double.
-inline std::size_t nlms_shared_floats(int threads, int history, int tile)
+//! Slot of window sample i in the window's padded copy, for K taps a thread: four
+//! floats of padding after every K samples (K >= 8; none at K = 4). A thread's
+//! window starts K samples after its neighbour's, 32 or 64 bytes unpadded, so the
+//! 16-byte loads of eight neighbouring lanes would fall on two or four of the eight
+//! 16-byte bank groups; padded, the stride is 48 or 80 bytes and they fall on eight.
+constexpr bool nlms_window_padded(int k) { return k >= 8; }
+constexpr int nlms_padded_slot(int i, int k)
+{
+    return nlms_window_padded(k) ? i + i / k * 4 : i;
+}
+
+//! Shared memory, in floats: the window [history | tile of x], for K >= 8 again in
+//! padded slots, the tile of d, the warps' partial sums (nlms_block dot products, and
+//! nlms_block Gram entries of a tile's first step), the Gram matrices of two steps
+//! (rows padded by one against bank conflicts), a step's g, the Gram row in double
+//! and the two halves of the slides of two steps in double.
+inline std::size_t nlms_shared_floats(int threads, int history, int tile, int k)
 {
     const std::size_t b = nlms_block;
-    return history + 2 * std::size_t(tile) + threads / 32 * 2 * b + 2 * b + b * (b + 1) +
-           b + 2 * b;
+    const int window = history + tile;
+    const std::size_t padded = nlms_window_padded(k) ? nlms_padded_slot(window, k) : 0;
+    return window + padded + std::size_t(tile) + threads / 32 * 2 * b + 2 * b * (b + 1) +
+           b + 2 * b + 8 * b;
 }
 
 } // namespace cuda

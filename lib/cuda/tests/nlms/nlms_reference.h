@@ -99,7 +99,7 @@ struct nlms_emulation {
         std::vector<float> e(n);
         std::vector<float> sx(H + C), sd(C), part(T * B), rowp(T * B);
         std::vector<float> gram(B * (B + 1)), g(B);
-        std::vector<double> row(B); // the slid Gram row, G[0][l] (next_gram_row)
+        std::vector<double> row(B); // the slid Gram row, G[0][l] (gram_row_slide)
         for (int i = 0; i < H; ++i)
             sx[i] = hist[i];
         for (std::size_t n0 = 0; n0 < n; n0 += C) {
@@ -138,14 +138,14 @@ struct nlms_emulation {
                 for (int i = 0; i < B && s > 0; ++i)
                     g0[i] = static_cast<float>(row[i]);
                 for (int l = 0; l < B && N > B && s + B < c; ++l) { // the next step's
-                    double acc[4] = { 0.0, 0.0, 0.0, 0.0 };
+                    double odd = 0.0, even = 0.0; // m odd, m even, as the two warps
                     for (int m = 1; m <= B; ++m) {
-                        double& a = acc[m % 4];
+                        double& a = m % 2 ? odd : even;
                         a = std::fma(double(xw(m, 0)), double(xw(m + l, 0)), a);
                         a = std::fma(-double(xw(m, N)), double(xw(m + l, N)), a);
                     }
                     const double from = s == 0 ? double(g0[l]) : row[l];
-                    row[l] = from + ((acc[0] + acc[1]) + (acc[2] + acc[3]));
+                    row[l] = from + (odd + even);
                 }
                 for (int l = 0; l < B && N <= B; ++l)
                     for (int j = 0; j <= l; ++j) { // afresh, k in order
