@@ -246,7 +246,7 @@ void fft_fir_engine<In, Tap>::set_taps(const std::vector<Tap>& taps, cudaStream_
     const long long needed = 2LL * (ntaps - 1 + D);
     int partitions = 0;
     if (d_auto_size && size < needed) {
-        if (use_fused(d_tuning, size) && fft_fir_partitioned::has_kernel(size)) {
+        if (use_fused(d_tuning, size) && fir_partition_size_supported(size)) {
             partitions = (ntaps + size / 2 - 1) / (size / 2);
         } else {
             fir_tuning cufft_only = d_tuning;
@@ -263,9 +263,8 @@ void fft_fir_engine<In, Tap>::set_taps(const std::vector<Tap>& taps, cudaStream_
         d_partitions = partitions;
         d_sums = {};
         if (partitions) { // else make_plans has sized d_segments for its path
-            const long long group = partition_group_blocks();
             const auto rows =
-                static_cast<std::size_t>(packs_pairs ? (group + 1) / 2 : group);
+                static_cast<std::size_t>(transform_rows(partition_group_blocks()));
             d_segments = device_buffer<complex>((rows + partitions - 1) * size);
             d_sums = device_buffer<complex>(rows * size);
         }
@@ -402,7 +401,7 @@ void fft_fir_engine<In, Tap>::run_partitioned(
                                                b0 * B,
                                                d_partitions,
                                                count,
-                                               packs_pairs ? (count + 1) / 2 : count,
+                                               transform_rows(count),
                                                static_cast<int>(D),
                                                nout };
         with_epilogue(d_state, [&](auto epilogue) {

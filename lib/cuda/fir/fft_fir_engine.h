@@ -116,6 +116,11 @@ private:
     //! share a complex transform.
     static constexpr bool packs_pairs =
         std::is_same_v<In, float> && std::is_same_v<Tap, float>;
+    //! Transforms (rows of spectra) that `blocks` partitioned blocks take.
+    static long long transform_rows(long long blocks)
+    {
+        return packs_pairs ? (blocks + 1) / 2 : blocks;
+    }
 
     void make_plans(int fft_size, cudaStream_t stream);
     void make_direct_plans(cudaStream_t stream);

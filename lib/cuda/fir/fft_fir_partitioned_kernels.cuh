@@ -195,10 +195,8 @@ __global__ void __launch_bounds__(fft_fir_fused::threads_for(N),
         tw_inv);
 }
 
-//! The partition sizes with kernels (fir_tuning's partition_size).
-inline bool has_kernel(int n) { return n == 4096 || n == 8192; }
-
-//! The group's three kernels: spectra, their sums, the inverse. `sums` holds K blocks.
+//! The group's three kernels (sizes: fir_partition_size_supported): spectra, their sums,
+//! the inverse. `sums` holds K blocks.
 template <int N, bool Pack, class In, class Out, class Epilogue>
 void launch_size(history_then_input<In> src,
                  const geometry& g,

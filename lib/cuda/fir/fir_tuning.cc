@@ -156,7 +156,7 @@ void check_fir_tuning(const fir_tuning& t)
     if (t.fused_max_size < 0 || (t.fused_max_size & (t.fused_max_size - 1)) != 0)
         throw std::invalid_argument("fused_max_size: must be 0 or a power of two, got " +
                                     std::to_string(t.fused_max_size));
-    if (t.partition_size != 4096 && t.partition_size != 8192)
+    if (!fir_partition_size_supported(t.partition_size))
         throw std::invalid_argument("partition_size: must be 4096 or 8192, got " +
                                     std::to_string(t.partition_size));
     if (t.fused_tight_max_taps < 0)

@@ -103,6 +103,10 @@ struct fir_tuning {
     int partition_size = 0;
 };
 
+//! The partition sizes the partitioned path has kernels for
+//! (fft_fir_partitioned_kernels.cuh): the values partition_size may take.
+inline bool fir_partition_size_supported(int n) { return n == 4096 || n == 8192; }
+
 //! The table's tuning for architecture `arch` (10 * major + minor, 0 for no device)
 //! and these sample types, every choice automatic.
 fir_tuning fir_tuning_for(int arch, fir_types types);

@@ -54,18 +54,6 @@ load_tile(float* dst, const float* src, long long stride, int count, Slot slot)
     }
 }
 
-//! The window's padded copy for K taps a thread (nlms_shape.h: nlms_padded_slot).
-template <int K>
-struct window_layout {
-    static constexpr bool padded = nlms_window_padded(K);
-    static constexpr int log2k = K == 4 ? 2 : K == 8 ? 3 : 4;
-    static_assert(K == 1 << log2k, "window_layout: K is 4, 8 or 16");
-    __device__ static constexpr int slot(int i)
-    {
-        return padded ? i + ((i >> log2k) << 2) : i; // nlms_padded_slot, i >= 0
-    }
-};
-
 //! One stage of warp_transpose_sum: lanes with bit OFF keep the upper OFF values,
 //! the others the lower, and each adds its partner's.
 template <int OFF>
@@ -97,8 +85,7 @@ __device__ inline float warp_transpose_sum(float (&v)[nlms_block])
 template <int K, bool Padded, int V>
 __device__ inline void load_window(float (&v)[V], const float* sx, int first)
 {
-    using layout = window_layout<K>;
-    const auto at = [](int m) { return Padded ? layout::slot(m) : m; };
+    const auto at = [](int m) { return Padded ? nlms_padded_slot(m, K) : m; };
     const float* src = sx + at(first);
 #pragma unroll
     for (int q = 0; q < V / 4; ++q) {
@@ -326,7 +313,7 @@ update_taps(float (&w)[K], const float (&v)[nlms_block + K], const float* sg, in
  *
  * Shared memory (nlms_shape.h): the window [H history | tile of x] (H = T*K >= N)
  * as it is, which the serial chains read at constant offsets, and for K >= 8 again
- * in window_layout's padded slots, which the window loads read without bank
+ * in padded slots (nlms_padded_slot), which the window loads read without bank
  * conflicts; the tile of d; the partial sums (dot products; a tile's first Gram
  * row); the Gram matrices of two steps; the steps g; the Gram row in double; the
  * halves of the slides of two steps.
@@ -339,9 +326,8 @@ template <int K>
 __global__ void __launch_bounds__(nlms_max_threads, K == 4 ? 1 : 0) nlms_kernel(args a)
 {
     constexpr int B = nlms_block;
-    constexpr int V = B + K; // window registers: x[nb - tK - K + q]
-    using layout = window_layout<K>;
-    constexpr bool padded = layout::padded; // a second copy, in padded slots
+    constexpr int V = B + K;                       // window registers: x[nb - tK - K + q]
+    constexpr bool padded = nlms_window_padded(K); // a second copy, in padded slots
     extern __shared__ float4 smem4[];
     float* smem = reinterpret_cast<float*>(smem4);
     const int N = a.ntaps, C = a.tile, H = a.history;
@@ -350,8 +336,8 @@ __global__ void __launch_bounds__(nlms_max_threads, K == 4 ? 1 : 0) nlms_kernel(
     // Every offset is a multiple of 4 floats: the window loads are float4.
     float* sx = smem;       // H + C: x[n0 - H + m] at sx[m]
     float* sw = sx + H + C; // padded: x[n0 - H + m] at sw[slot(m)]
-    float* sd = sw + (padded ? layout::slot(H + C) : 0); // C
-    float* part_p = sd + C;                              // nwarps x B dot products
+    float* sd = sw + (padded ? nlms_padded_slot(H + C, K) : 0); // C
+    float* part_p = sd + C;                                     // nwarps x B dot products
     float* part_g = part_p + nwarps * B; // nwarps x B: a tile's first Gram row
     float* gram = part_g + nwarps * B;   // 2 x B x (B + 1): this step's, the next's
     float* sg = gram + 2 * B * (B + 1);  // B
@@ -364,7 +350,7 @@ __global__ void __launch_bounds__(nlms_max_threads, K == 4 ? 1 : 0) nlms_kernel(
     auto put = [&](int m, float v) {
         sx[m] = v;
         if (padded)
-            sw[layout::slot(m)] = v;
+            sw[nlms_padded_slot(m, K)] = v;
     };
     const int wa = nwarps > 1 ? 1 : 0, wo = nwarps > 2 ? 2 : wa, we = nwarps > 3 ? 3 : wo;
 
@@ -391,8 +377,9 @@ __global__ void __launch_bounds__(nlms_max_threads, K == 4 ? 1 : 0) nlms_kernel(
         const auto same = [](int i) { return i; };
         load_tile(sx + H, xt, a.sample_stride, c, same);
         if (padded)
-            load_tile(
-                sw, xt, a.sample_stride, c, [H](int i) { return layout::slot(H + i); });
+            load_tile(sw, xt, a.sample_stride, c, [H](int i) {
+                return nlms_padded_slot(H + i, K);
+            });
         load_tile(sd, d + n0 * a.sample_stride, a.sample_stride, c, same);
         for (int i = c + t; i < cp; i += T) {
             put(H + i, 0.0f);

@@ -37,9 +37,11 @@ struct nlms_shape {
 //! 16-byte loads of eight neighbouring lanes would fall on two or four of the eight
 //! 16-byte bank groups; padded, the stride is 48 or 80 bytes and they fall on eight.
 constexpr bool nlms_window_padded(int k) { return k >= 8; }
-constexpr int nlms_padded_slot(int i, int k)
+constexpr int nlms_padded_slot(int i, int k) // i >= 0
 {
-    return nlms_window_padded(k) ? i + i / k * 4 : i;
+    // Unsigned: a shift in the kernels, where k is a power of two known at compile time.
+    return nlms_window_padded(k) ? i + static_cast<int>(unsigned(i) / unsigned(k)) * 4
+                                 : i;
 }
 
 //! Shared memory, in floats: the window [history | tile of x], for K >= 8 again in
