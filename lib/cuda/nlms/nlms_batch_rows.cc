@@ -5,11 +5,11 @@
 #include "../common/resources.h"
 #include "nlms_engine.h"
 #include "nlms_host.h"
+#include "streaming_copy.h"
 #include <condition_variable>
 #include <system_error>
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -26,17 +26,23 @@ namespace {
 // under min_chunk samples (a launch reloads every filter's taps). Calls of at least
 // staged_bytes copy through pinned staging: pageable copies run at 6 to 9 GB/s, under
 // what the kernel needs at thousands of filters, while host threads (max_copiers,
-// each at least copier_bytes a chunk) fill the staging at 30 GB/s; below, pageable
-// copies hide behind the kernel without the staging's cost. Staged, pipeline_sets
-// chunks are in flight (one filled and drained by the host, one copied, one on the
-// kernel), a chunk's x about stage_bytes.
+// each at least copier_bytes a chunk) fill the staging with streaming stores; below,
+// pageable copies hide behind the kernel without the staging's cost. Staged,
+// pipeline_sets chunks are in flight (one filled and drained by the host, one copied,
+// one on the kernel), a chunk's x about stage_bytes.
+//
+// The host threads are what a staged call waits on: at 1024 filters of 4096 taps on
+// an H200 host, 4 threads with memcpy kept the GPU waiting for its input in nearly
+// every chunk (143 ms median end to end for 100 ms of kernels); 12 threads with
+// streaming stores gave 122-127 ms. Most of what remains is the first time the output
+// rows are written: the caller's fresh array is faulted in (and zeroed) then.
 constexpr std::size_t min_chunks = 16;
 constexpr std::size_t min_chunk = 1024;
 constexpr std::size_t staged_bytes = std::size_t(256) << 20;
 constexpr std::size_t pipeline_sets = 3;
 constexpr std::size_t stage_bytes = std::size_t(4) << 20;
-constexpr std::size_t copier_bytes = std::size_t(2) << 20;
-constexpr unsigned max_copiers = 4;
+constexpr std::size_t copier_bytes = std::size_t(1) << 20;
+constexpr unsigned max_copiers = 12;
 
 //! Threads that run a job in parts, the calling thread part 0; kept for a whole call.
 class copiers
@@ -298,16 +304,19 @@ void run_staged(nlms_engine& engine,
                 const std::size_t r0 = b.rows * p / parts, r1 = b.rows * (p + 1) / parts;
                 for (std::size_t r = r0; r < r1; ++r) {
                     if (out)
-                        std::memcpy(b.e + r * b.nsamples + (j - S) * b.chunk,
-                                    at(host.get(), set, 2) + r * b.chunk,
-                                    b.length(j - S) * sizeof(float));
+                        streaming_copy(b.e + r * b.nsamples + (j - S) * b.chunk,
+                                       at(host.get(), set, 2) + r * b.chunk,
+                                       b.length(j - S) * sizeof(float));
                     if (!in)
                         continue;
                     const std::size_t row = r * b.nsamples + j * b.chunk;
                     const std::size_t width = b.length(j) * sizeof(float);
-                    std::memcpy(at(host.get(), set, 0) + r * b.chunk, b.x + row, width);
-                    std::memcpy(at(host.get(), set, 1) + r * b.chunk, b.d + row, width);
+                    streaming_copy(
+                        at(host.get(), set, 0) + r * b.chunk, b.x + row, width);
+                    streaming_copy(
+                        at(host.get(), set, 1) + r * b.chunk, b.d + row, width);
                 }
+                streaming_copy_fence(); // before the copy engine reads the staging
             });
         if (!in)
             continue;
@@ -352,6 +361,10 @@ void nlms_batch_rows(int device,
         return;
     const auto all_mu = checked_nlms_mus(mu, static_cast<int>(nfilters));
     use_device(device);
+    if (nsamples == 0) { // no step: the initial taps, without an engine or streams
+        std::fill(taps_out, taps_out + nfilters * static_cast<std::size_t>(ntaps), 0.0f);
+        return;
+    }
     // A group of filters per launch (as many as fill the GPU and whose state, taps
     // and history, fits in half of max_bytes), and the chunks in flight in the other
     // half, of a length that is a multiple of 4 (16-byte row starts on the device).
@@ -372,8 +385,7 @@ void nlms_batch_rows(int device,
             { max_copiers, cores, group, row_bytes * chunk / copier_bytes });
         threads = std::make_unique<copiers>(std::max<std::size_t>(parts, 1));
     }
-    batch_pipeline pipeline{ device_buffer<float>(
-        nsamples > 0 ? 3 * pipeline_sets * group * chunk : 0) };
+    batch_pipeline pipeline{ device_buffer<float>(3 * pipeline_sets * group * chunk) };
     stream s;
     // One engine for the groups of `group` filters, reset between them; a shorter
     // last group gets its own.
@@ -389,12 +401,11 @@ void nlms_batch_rows(int device,
         }
         const std::size_t first = f0 * nsamples;
         const batch_group b{ x + first, d + first, e + first, g, nsamples, chunk };
-        if (nsamples > 0 && staged)
+        if (staged)
             run_staged(*engine, b, device, *threads, pipeline);
-        else if (nsamples > 0)
+        else
             run_pageable(*engine, b, pipeline);
-        const auto t = engine->all_taps(s);
-        std::copy(t.begin(), t.end(), taps_out + f0 * ntaps);
+        engine->copy_all_taps(taps_out + f0 * ntaps, s);
     }
 }
 

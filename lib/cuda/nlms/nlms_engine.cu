@@ -163,10 +163,15 @@ std::vector<float> nlms_engine::taps(int k, cudaStream_t s) const
 std::vector<float> nlms_engine::all_taps(cudaStream_t s) const
 {
     std::vector<float> out(d_taps.size());
-    GPUFILTER_CHECK(cudaMemcpyAsync(
-        out.data(), d_taps.get(), d_taps.bytes(), cudaMemcpyDeviceToHost, s));
-    GPUFILTER_CHECK(cudaStreamSynchronize(s));
+    copy_all_taps(out.data(), s);
     return out;
+}
+
+void nlms_engine::copy_all_taps(float* out, cudaStream_t s) const
+{
+    GPUFILTER_CHECK(
+        cudaMemcpyAsync(out, d_taps.get(), d_taps.bytes(), cudaMemcpyDeviceToHost, s));
+    GPUFILTER_CHECK(cudaStreamSynchronize(s));
 }
 
 void nlms_engine::reset(cudaStream_t s)

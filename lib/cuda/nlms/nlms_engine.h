@@ -71,6 +71,8 @@ public:
     std::vector<float> taps(int k, cudaStream_t s) const;
     //! Every filter's taps, filter after filter; synchronizes.
     std::vector<float> all_taps(cudaStream_t s) const;
+    //! The same into out (nfilters * ntaps floats of host memory); synchronizes.
+    void copy_all_taps(float* out, cudaStream_t s) const;
     //! Taps and x history back to zeros.
     void reset(cudaStream_t s);
 
