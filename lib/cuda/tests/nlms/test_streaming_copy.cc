@@ -21,8 +21,8 @@ TEST(streaming_copy, copies_every_alignment_and_length)
     std::vector<unsigned char> src(5000), dst(5200);
     for (std::size_t i = 0; i < src.size(); ++i)
         src[i] = static_cast<unsigned char>((i * 131 + 7) % 251 + 1);
-    const std::size_t lengths[] = { 0, 1, 15, 16, 17, 63, 64, 65, 79, 80, 127, 128,
-                                    129, 200, 4096, 4099 };
+    const std::size_t lengths[] = { 0,  1,  15,  16,  17,  63,  64,   65,
+                                    79, 80, 127, 128, 129, 200, 4096, 4099 };
     for (std::size_t n : lengths)
         for (std::size_t from = 0; from < 16; ++from)
             for (std::size_t to = 0; to < 16; ++to) {
