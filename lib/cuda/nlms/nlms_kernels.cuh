@@ -192,21 +192,50 @@ __device__ inline void gram_matrix(float g0, const float* xs, int N, float* gram
  * col[j] = x_{nb+j} . x_{nb+l} = sum_k x[nb+j-k] x[nb+l-k] (k = 0 .. N-1, in that
  * order). Returns G[l][l], the same sum as col[l] (a register array cannot be read at
  * the lane's index).
+ *
+ * G taps k at a time, with the B + G - 1 samples x[nb+j-k] they meet loaded once, in
+ * float4 loads the whole warp shares where G is 4 (xs 16-byte aligned, with 4 + B
+ * samples before it). One load a sample and tap made this loop half of the serial
+ * part's instructions for a single short filter; G = 1 is that loop, for kernels
+ * that must not hold B + 3 more registers here (they run longer filters).
  */
+template <int G>
 __device__ inline float
 direct_gram_column(const float* xs, int N, int l, float (&col)[nlms_block])
 {
+    static_assert(G == 1 || G == 4, "direct_gram_column: 1 or 4 taps at a time");
     constexpr int B = nlms_block;
 #pragma unroll
     for (int j = 0; j < B; ++j)
         col[j] = 0.0f;
     float norm = 0.0f;
-    for (int k = 0; k < N; ++k) {
-        const float xl = xs[l - k];
-        norm = fmaf(xl, xl, norm);
+    for (int k0 = 0; k0 < N; k0 += G) {
+        float r[B + G]; // r[i] = xs[i - k0 - G]
+        if constexpr (G == 4) {
+            const float4* from = reinterpret_cast<const float4*>(xs - k0 - G);
 #pragma unroll
-        for (int j = 0; j < B; ++j)
-            col[j] = fmaf(xs[j - k], xl, col[j]);
+            for (int q = 0; q < (B + G) / 4; ++q) {
+                const float4 v = from[q];
+                r[4 * q] = v.x;
+                r[4 * q + 1] = v.y;
+                r[4 * q + 2] = v.z;
+                r[4 * q + 3] = v.w;
+            }
+        } else {
+#pragma unroll
+            for (int i = G; i < B + G; ++i)
+                r[i] = xs[i - k0 - G];
+        }
+#pragma unroll
+        for (int kk = 0; kk < G; ++kk) {
+            if (k0 + kk < N) {
+                const float xl = xs[l - k0 - kk];
+                norm = fmaf(xl, xl, norm);
+#pragma unroll
+                for (int j = 0; j < B; ++j)
+                    col[j] = fmaf(r[j - kk + G], xl, col[j]);
+            }
+        }
     }
     return norm;
 }
@@ -222,6 +251,7 @@ direct_gram_column(const float* xs, int N, int l, float (&col)[nlms_block])
  * anything, a norm x_n^2 of 1e-6 beside a 1 in the step would come out of it with no
  * correct digit. Writes e of the step's cb samples and g (0 past cb) to sg.
  */
+template <int G>
 __device__ inline void error_chain(const float* part_p,
                                    int nwarps,
                                    const float* xs,
@@ -245,7 +275,7 @@ __device__ inline void error_chain(const float* part_p,
     float col[B]; // column l: G[j][l]
     float norm;   // G[l][l]
     if (N <= B) {
-        norm = direct_gram_column(xs, N, l, col);
+        norm = direct_gram_column<G>(xs, N, l, col);
     } else {
 #pragma unroll
         for (int j = 0; j < B; ++j)
@@ -426,18 +456,18 @@ __global__ void __launch_bounds__(nlms_max_threads, K == 4 ? 1 : 0) nlms_kernel(
             __syncthreads();
             if (warp == 0) {
                 const int cb = c - s < B ? c - s : B;
-                error_chain(part_p,
-                            nwarps,
-                            sx + H + s,
-                            N,
-                            gram + cur * B * (B + 1),
-                            sd + s,
-                            cb,
-                            mu,
-                            a.eps,
-                            sg,
-                            e + (n0 + s) * a.sample_stride,
-                            a.sample_stride);
+                error_chain<K == 4 ? 4 : 1>(part_p,
+                                            nwarps,
+                                            sx + H + s,
+                                            N,
+                                            gram + cur * B * (B + 1),
+                                            sd + s,
+                                            cb,
+                                            mu,
+                                            a.eps,
+                                            sg,
+                                            e + (n0 + s) * a.sample_stride,
+                                            a.sample_stride);
             }
             if (N > B && s + B < c) {
                 if (warp == wa) { // step s + B's row and matrix
