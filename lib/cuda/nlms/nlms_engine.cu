@@ -21,13 +21,13 @@ nlms_shape checked_shape(const nlms_tuning& tuning, int ntaps, int nfilters)
     return nlms_shape_for(tuning, ntaps, nfilters, sms);
 }
 
-template <int K>
+template <int K, bool Short = false>
 void launch_k(const nlms_shape& shape,
               int nfilters,
               const nlms_kernels::args& a,
               cudaStream_t s)
 {
-    auto kernel = nlms_kernels::nlms_kernel<K>;
+    auto kernel = nlms_kernels::nlms_kernel<K, Short>;
     // Above the 48 KiB default a kernel must opt in (filters of more than about
     // 2400 taps, with the padded copy of the window).
     if (shape.shared_bytes > 48 * 1024)
@@ -85,8 +85,11 @@ void nlms_engine::launch(const float* x,
                                 d_mu.get(),
                                 d_eps };
     switch (shape.taps_per_thread) {
-    case 4:
-        launch_k<4>(shape, d_nfilters, a, s);
+    case 4: // every filter of at most nlms_block taps (nlms_shape_for)
+        if (d_ntaps <= nlms_block)
+            launch_k<4, true>(shape, d_nfilters, a, s);
+        else
+            launch_k<4>(shape, d_nfilters, a, s);
         break;
     case 8:
         launch_k<8>(shape, d_nfilters, a, s);

@@ -164,8 +164,8 @@ __device__ inline double gram_row_slide(const float* xs, int N)
  * G[a+1][b+1] = G[a][b] + x[nb+a+1] x[nb+b+1] - x[nb+a+1-N] x[nb+b+1-N] (at most
  * B-1 FMA pairs from a sum afresh, so a norm is off by a few roundings of the
  * largest norm in the step, and cannot drift beyond it). Writes G[a][b], a <= b, to
- * gram[a * (B + 1) + b]. For filters of more than B taps (error_chain sums shorter
- * filters' entries afresh).
+ * gram[a * (B + 1) + b]. For filters of more than B taps (direct_gram_matrix sums
+ * shorter filters' entries afresh).
  */
 __device__ inline void gram_matrix(float g0, const float* xs, int N, float* gram)
 {
@@ -191,49 +191,39 @@ __device__ inline void gram_matrix(float g0, const float* xs, int N, float* gram
  * Column l of a step's Gram matrix summed afresh, for filters of N <= nlms_block taps:
  * col[j] = x_{nb+j} . x_{nb+l} = sum_k x[nb+j-k] x[nb+l-k] (k = 0 .. N-1, in that
  * order). Returns G[l][l], the same sum as col[l] (a register array cannot be read at
- * the lane's index).
+ * the lane's index). xs must be 16-byte aligned, with 4 + B samples before it.
  *
- * G taps k at a time, with the B + G - 1 samples x[nb+j-k] they meet loaded once, in
- * float4 loads the whole warp shares where G is 4 (xs 16-byte aligned, with 4 + B
- * samples before it). One load a sample and tap made this loop half of the serial
- * part's instructions for a single short filter; G = 1 is that loop, for kernels
- * that must not hold B + 3 more registers here (they run longer filters).
+ * Four taps k at a time, with the B + 3 samples x[nb+j-k] they meet in float4 loads
+ * that the whole warp shares: one load a sample and tap made this loop half of the
+ * serial part's instructions for a single short filter.
  */
-template <int G>
 __device__ inline float
 direct_gram_column(const float* xs, int N, int l, float (&col)[nlms_block])
 {
-    static_assert(G == 1 || G == 4, "direct_gram_column: 1 or 4 taps at a time");
     constexpr int B = nlms_block;
 #pragma unroll
     for (int j = 0; j < B; ++j)
         col[j] = 0.0f;
     float norm = 0.0f;
-    for (int k0 = 0; k0 < N; k0 += G) {
-        float r[B + G]; // r[i] = xs[i - k0 - G]
-        if constexpr (G == 4) {
-            const float4* from = reinterpret_cast<const float4*>(xs - k0 - G);
+    for (int k0 = 0; k0 < N; k0 += 4) {
+        float r[B + 4]; // r[i] = xs[i - k0 - 4]
+        const float4* from = reinterpret_cast<const float4*>(xs - k0 - 4);
 #pragma unroll
-            for (int q = 0; q < (B + G) / 4; ++q) {
-                const float4 v = from[q];
-                r[4 * q] = v.x;
-                r[4 * q + 1] = v.y;
-                r[4 * q + 2] = v.z;
-                r[4 * q + 3] = v.w;
-            }
-        } else {
-#pragma unroll
-            for (int i = G; i < B + G; ++i)
-                r[i] = xs[i - k0 - G];
+        for (int q = 0; q < (B + 4) / 4; ++q) {
+            const float4 v = from[q];
+            r[4 * q] = v.x;
+            r[4 * q + 1] = v.y;
+            r[4 * q + 2] = v.z;
+            r[4 * q + 3] = v.w;
         }
 #pragma unroll
-        for (int kk = 0; kk < G; ++kk) {
+        for (int kk = 0; kk < 4; ++kk) {
             if (k0 + kk < N) {
                 const float xl = xs[l - k0 - kk];
                 norm = fmaf(xl, xl, norm);
 #pragma unroll
                 for (int j = 0; j < B; ++j)
-                    col[j] = fmaf(r[j - kk + G], xl, col[j]);
+                    col[j] = fmaf(r[j - kk + 4], xl, col[j]);
             }
         }
     }
@@ -241,21 +231,34 @@ direct_gram_column(const float* xs, int N, int l, float (&col)[nlms_block])
 }
 
 /*!
+ * A step's Gram matrix summed afresh, for filters of N <= nlms_block taps, one warp,
+ * lane l its column (direct_gram_column, xs as there): G[j][l], j <= l, to
+ * gram[j * (B + 1) + l] as gram_matrix writes it. Shorter filters' windows share too
+ * few samples for the diagonal recurrence's bound to mean anything: a norm x_n^2 of
+ * 1e-6 beside a 1 in the step would come out of it with no correct digit.
+ */
+__device__ inline void direct_gram_matrix(const float* xs, int N, float* gram)
+{
+    constexpr int B = nlms_block;
+    const int l = threadIdx.x & 31;
+    float col[B];
+    direct_gram_column(xs, N, l, col);
+#pragma unroll
+    for (int j = 0; j < B; ++j)
+        if (j <= l)
+            gram[j * (B + 1) + l] = col[j];
+}
+
+/*!
  * The serial part of a step, one warp, lane i for sample nb + i (nb the step's first
  * sample, xs[m] = x[nb + m]): the warps' partial sums into p_i = w0 . x_{nb+i}, then
  * the error recurrence e_i = d_i - p_i - sum_{j<i} g_j G[j][i],
- * g_i = mu e_i / (eps + G[i][i]), one shuffle per sample. G comes from gram
- * (gram_matrix, formed during the step before) for filters of more than B taps;
- * shorter filters sum each entry afresh here (N FMAs, direct_gram_column): their
- * windows share too few samples for the diagonal recurrence's bound to mean
- * anything, a norm x_n^2 of 1e-6 beside a 1 in the step would come out of it with no
- * correct digit. Writes e of the step's cb samples and g (0 past cb) to sg.
+ * g_i = mu e_i / (eps + G[i][i]), one shuffle per sample. G comes from gram,
+ * formed during the step before (gram_matrix, or direct_gram_matrix for filters of
+ * at most B taps). Writes e of the step's cb samples and g (0 past cb) to sg.
  */
-template <int G>
 __device__ inline void error_chain(const float* part_p,
                                    int nwarps,
-                                   const float* xs,
-                                   int N,
                                    const float* gram,
                                    const float* sd,
                                    int cb,
@@ -272,16 +275,8 @@ __device__ inline void error_chain(const float* part_p,
     for (int q = 0; q < nlms_max_threads / 32; ++q) // warp order, as the emulation
         if (q < nwarps)
             p += part_p[q * B + l];
-    float col[B]; // column l: G[j][l]
-    float norm;   // G[l][l]
-    if (N <= B) {
-        norm = direct_gram_column<G>(xs, N, l, col);
-    } else {
-#pragma unroll
-        for (int j = 0; j < B; ++j)
-            col[j] = gram[j * (B + 1) + l];
-        norm = gram[l * (B + 1) + l];
-    }
+    const float* col = gram + l;         // column l: G[j][l] at col[j * (B + 1)]
+    const float norm = col[l * (B + 1)]; // G[l][l]
     // A norm is >= 0; its roundings must not take eps + norm to 0.
     const float r = mu / (eps + fmaxf(norm, 0.0f));
     // Lane l's acc is final once the loop reaches j = l. Lanes past cb (past the
@@ -291,7 +286,7 @@ __device__ inline void error_chain(const float* part_p,
     for (int j = 0; j < B; ++j) {
         const float gj = __shfl_sync(0xffffffffu, acc * r, j);
         if (l > j)
-            acc = fmaf(-gj, col[j], acc);
+            acc = fmaf(-gj, col[j * (B + 1)], acc);
     }
     sg[l] = l < cb ? acc * r : 0.0f;
     if (l < cb)
@@ -335,9 +330,11 @@ update_taps(float (&w)[K], const float (&v)[nlms_block + K], const float* sg, in
  * The serial part is three chains of dependent operations, each on a warp of its own
  * where the block has four: the error recurrence of this step (error_chain, warp 0),
  * the next step's Gram matrix (gram_matrix, warp wa), and the two halves of the
- * slide of its first row to the step after (gram_row_slide, warps wo and we). Each
- * works from what the others formed during the step before, so a step waits for the
- * longest chain, not for their sum. A tile's first Gram row is summed afresh (B*K
+ * slide of its first row to the step after (gram_row_slide, warps wo and we); for
+ * filters of at most B taps two: the error recurrence, and the next step's Gram
+ * matrix summed afresh (direct_gram_matrix, warp wa). Each works from what the
+ * others formed during the step before, so a step waits for the longest chain, not
+ * for their sum. A tile's first Gram row is summed afresh (B*K
  * FMAs a thread, the cost of a dot product, gram_row) and slid from step to step
  * after that: a sample costs 2N FMAs of the block, not 3N.
  *
@@ -348,11 +345,14 @@ update_taps(float (&w)[K], const float (&v)[nlms_block + K], const float* sg, in
  * row); the Gram matrices of two steps; the steps g; the Gram row in double; the
  * halves of the slides of two steps.
  */
-//! At K = 4 left to its own choice ptxas held the kernel to 64 registers and spilled,
-//! and the short filters' Gram column (direct_gram_column) then waited on each of its
-//! loads: one block a multiprocessor lets it take 101 (a 16-tap filter's block went
-//! from 6.5 to 11.4 MS/s). K = 8 and 16 keep ptxas's choice (0: no minimum).
-template <int K>
+//! Short: filters of at most B taps (K = 4, nlms_shape_for), whose Gram matrix is
+//! summed afresh (direct_gram_matrix) rather than run down its diagonals; a kernel of
+//! its own, so that the others carry none of its registers. At K = 4 left to its own
+//! choice ptxas held the kernel to 64 registers and spilled, and the short filters'
+//! Gram column then waited on each of its loads: one block a multiprocessor lets it
+//! take up to 128 (a 16-tap filter's block went from 6.5 to 11.4 MS/s). K = 8 and 16
+//! keep ptxas's choice (0: no minimum).
+template <int K, bool Short = false>
 __global__ void __launch_bounds__(nlms_max_threads, K == 4 ? 1 : 0) nlms_kernel(args a)
 {
     constexpr int B = nlms_block;
@@ -383,6 +383,7 @@ __global__ void __launch_bounds__(nlms_max_threads, K == 4 ? 1 : 0) nlms_kernel(
             sw[nlms_padded_slot(m, K)] = v;
     };
     const int wa = nwarps > 1 ? 1 : 0, wo = nwarps > 2 ? 2 : wa, we = nwarps > 3 ? 3 : wo;
+    static_assert(!Short || K == 4, "nlms_kernel: short filters take 4 taps a thread");
 
     const int f = blockIdx.x;
     float* w_state = a.taps + static_cast<long long>(f) * N;
@@ -417,9 +418,9 @@ __global__ void __launch_bounds__(nlms_max_threads, K == 4 ? 1 : 0) nlms_kernel(
         }
         __syncthreads();
         // The Gram matrix of a step needs x only: formed during the step before, and
-        // the tile's first here, from its first row summed afresh. Shorter filters
-        // sum their Gram matrix in the serial part.
-        if (N > B) {
+        // the tile's first here, from its first row summed afresh (short filters':
+        // every entry summed afresh).
+        if (!Short) {
             gram_row<K, padded>(win, H - j0 - K, j0, N, part_g);
             __syncthreads();
             if (warp == wa) {
@@ -433,6 +434,8 @@ __global__ void __launch_bounds__(nlms_max_threads, K == 4 ? 1 : 0) nlms_kernel(
                 if (warp == we)
                     slide[B + lane] = gram_row_slide<2>(sx + H, N);
             }
+        } else if (warp == wa) {
+            direct_gram_matrix(sx + H, N, gram);
         }
         for (int s = 0; s < c; s += B) {
             const int cur = (s / B) & 1, next = cur ^ 1; // buffers of steps s, s + B
@@ -456,20 +459,20 @@ __global__ void __launch_bounds__(nlms_max_threads, K == 4 ? 1 : 0) nlms_kernel(
             __syncthreads();
             if (warp == 0) {
                 const int cb = c - s < B ? c - s : B;
-                error_chain<K == 4 ? 4 : 1>(part_p,
-                                            nwarps,
-                                            sx + H + s,
-                                            N,
-                                            gram + cur * B * (B + 1),
-                                            sd + s,
-                                            cb,
-                                            mu,
-                                            a.eps,
-                                            sg,
-                                            e + (n0 + s) * a.sample_stride,
-                                            a.sample_stride);
+                error_chain(part_p,
+                            nwarps,
+                            gram + cur * B * (B + 1),
+                            sd + s,
+                            cb,
+                            mu,
+                            a.eps,
+                            sg,
+                            e + (n0 + s) * a.sample_stride,
+                            a.sample_stride);
             }
-            if (N > B && s + B < c) {
+            if (Short && s + B < c && warp == wa) // step s + B's matrix, afresh
+                direct_gram_matrix(sx + H + s + B, N, gram + next * B * (B + 1));
+            if (!Short && s + B < c) {
                 if (warp == wa) { // step s + B's row and matrix
                     const double* half = slide + cur * 2 * B;
                     const double r = row[lane] + (half[lane] + half[B + lane]);

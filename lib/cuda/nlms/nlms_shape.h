@@ -22,6 +22,9 @@ constexpr int nlms_max_threads = 512;
 constexpr int nlms_max_taps_per_thread = 16;
 //! Longest filter of the GPU kernel: every tap in a register of its block.
 constexpr int nlms_max_taps = nlms_max_taps_per_thread * nlms_max_threads;
+//! Warps that the serial part of a step runs on where the block has them: the error
+//! recurrence, the next step's Gram matrix and the two halves of its row's slide.
+constexpr int nlms_serial_warps = 4;
 
 struct nlms_shape {
     int threads;         //!< block size, a multiple of 32

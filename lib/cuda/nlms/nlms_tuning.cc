@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "../common/arch_table.h"
 #include "nlms_tuning.h"
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -64,11 +65,17 @@ nlms_shape nlms_shape_for(const nlms_tuning& t, int ntaps, int nfilters, int sms
         throw std::invalid_argument("ntaps: must be in [1, " +
                                     std::to_string(nlms_max_taps) + "] on the GPU, got " +
                                     std::to_string(ntaps));
-    const int target = nfilters <= sms ? t.threads_few : t.threads_many;
+    const bool few = nfilters <= sms;
+    const int target = few ? t.threads_few : t.threads_many;
     int k = 4;
     while (k < nlms_max_taps_per_thread && (ntaps + k - 1) / k > target)
         k *= 2;
-    const int threads = ((ntaps + k - 1) / k + 31) / 32 * 32;
+    int threads = ((ntaps + k - 1) / k + 31) / 32 * 32;
+    // A filter with a multiprocessor to itself gets a warp for each chain of the
+    // serial part (nlms_kernel), even where the taps need fewer: one warp ran them one
+    // after the other.
+    if (few)
+        threads = std::max(threads, nlms_serial_warps * 32);
     const int history = threads * k;
     return { threads,
              k,

@@ -21,9 +21,11 @@ TEST(nlms_tuning, shapes_of_few_and_many_filters)
     struct want {
         int ntaps, nfilters, threads, k;
     };
-    // 132 multiprocessors (an H100 SXM): up to 132 filters are "few".
+    // 132 multiprocessors (an H100 SXM): up to 132 filters are "few", and their
+    // blocks have at least four warps (one for each chain of the serial part).
     const want cases[] = {
-        { 1, 1, 32, 4 },         { 128, 1, 32, 4 },      { 129, 1, 64, 4 },
+        { 1, 1, 128, 4 },        { 128, 1, 128, 4 },     { 129, 1, 128, 4 },
+        { 600, 1, 160, 4 },      { 16, 132, 128, 4 },    { 16, 133, 32, 4 },
         { 2048, 1, 512, 4 },     { 2049, 1, 288, 8 },    { 4096, 16, 512, 8 },
         { 4096, 132, 512, 8 },   { 4096, 133, 256, 16 }, { 4096, 1024, 256, 16 },
         { 1024, 1024, 256, 4 },  { 1025, 1024, 160, 8 }, { 8192, 1, 512, 16 },
