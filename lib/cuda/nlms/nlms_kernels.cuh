@@ -251,7 +251,7 @@ __device__ inline void direct_gram_matrix(const float* xs, int N, float* gram)
 
 /*!
  * The serial part of a step, one warp, lane i for sample nb + i (nb the step's first
- * sample, xs[m] = x[nb + m]): the warps' partial sums into p_i = w0 . x_{nb+i}, then
+ * sample): the warps' partial sums into p_i = w0 . x_{nb+i}, then
  * the error recurrence e_i = d_i - p_i - sum_{j<i} g_j G[j][i],
  * g_i = mu e_i / (eps + G[i][i]), one shuffle per sample. G comes from gram,
  * formed during the step before (gram_matrix, or direct_gram_matrix for filters of
