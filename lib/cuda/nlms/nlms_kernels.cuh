@@ -188,23 +188,26 @@ __device__ inline void gram_matrix(float g0, const float* xs, int N, float* gram
 }
 
 /*!
- * Column l of a step's Gram matrix summed afresh, for filters of N <= nlms_block taps:
- * col[j] = x_{nb+j} . x_{nb+l} = sum_k x[nb+j-k] x[nb+l-k] (k = 0 .. N-1, in that
- * order). Returns G[l][l], the same sum as col[l] (a register array cannot be read at
- * the lane's index). xs must be 16-byte aligned, with 4 + B samples before it.
+ * A step's Gram matrix summed afresh, for filters of N <= nlms_block taps, one warp,
+ * lane l its column: G[j][l] = x_{nb+j} . x_{nb+l} = sum_k x[nb+j-k] x[nb+l-k]
+ * (k = 0 .. N-1, in that order), j <= l, to gram[j * (B + 1) + l] as gram_matrix
+ * writes it (xs[m] = x[nb + m], 16-byte aligned, with 4 + B samples before it).
+ * Shorter filters' windows share too few samples for the diagonal recurrence's bound
+ * to mean anything: a norm x_n^2 of 1e-6 beside a 1 in the step would come out of it
+ * with no correct digit.
  *
  * Four taps k at a time, with the B + 3 samples x[nb+j-k] they meet in float4 loads
  * that the whole warp shares: one load a sample and tap made this loop half of the
  * serial part's instructions for a single short filter.
  */
-__device__ inline float
-direct_gram_column(const float* xs, int N, int l, float (&col)[nlms_block])
+__device__ inline void direct_gram_matrix(const float* xs, int N, float* gram)
 {
     constexpr int B = nlms_block;
+    const int l = threadIdx.x & 31;
+    float col[B];
 #pragma unroll
     for (int j = 0; j < B; ++j)
         col[j] = 0.0f;
-    float norm = 0.0f;
     for (int k0 = 0; k0 < N; k0 += 4) {
         float r[B + 4]; // r[i] = xs[i - k0 - 4]
         const float4* from = reinterpret_cast<const float4*>(xs - k0 - 4);
@@ -220,29 +223,12 @@ direct_gram_column(const float* xs, int N, int l, float (&col)[nlms_block])
         for (int kk = 0; kk < 4; ++kk) {
             if (k0 + kk < N) {
                 const float xl = xs[l - k0 - kk];
-                norm = fmaf(xl, xl, norm);
 #pragma unroll
                 for (int j = 0; j < B; ++j)
                     col[j] = fmaf(r[j - kk + 4], xl, col[j]);
             }
         }
     }
-    return norm;
-}
-
-/*!
- * A step's Gram matrix summed afresh, for filters of N <= nlms_block taps, one warp,
- * lane l its column (direct_gram_column, xs as there): G[j][l], j <= l, to
- * gram[j * (B + 1) + l] as gram_matrix writes it. Shorter filters' windows share too
- * few samples for the diagonal recurrence's bound to mean anything: a norm x_n^2 of
- * 1e-6 beside a 1 in the step would come out of it with no correct digit.
- */
-__device__ inline void direct_gram_matrix(const float* xs, int N, float* gram)
-{
-    constexpr int B = nlms_block;
-    const int l = threadIdx.x & 31;
-    float col[B];
-    direct_gram_column(xs, N, l, col);
 #pragma unroll
     for (int j = 0; j < B; ++j)
         if (j <= l)
@@ -420,7 +406,7 @@ __global__ void __launch_bounds__(nlms_max_threads, K == 4 ? 1 : 0) nlms_kernel(
         // The Gram matrix of a step needs x only: formed during the step before, and
         // the tile's first here, from its first row summed afresh (short filters':
         // every entry summed afresh).
-        if (!Short) {
+        if constexpr (!Short) {
             gram_row<K, padded>(win, H - j0 - K, j0, N, part_g);
             __syncthreads();
             if (warp == wa) {
@@ -470,24 +456,27 @@ __global__ void __launch_bounds__(nlms_max_threads, K == 4 ? 1 : 0) nlms_kernel(
                             e + (n0 + s) * a.sample_stride,
                             a.sample_stride);
             }
-            if (Short && s + B < c && warp == wa) // step s + B's matrix, afresh
-                direct_gram_matrix(sx + H + s + B, N, gram + next * B * (B + 1));
-            if (!Short && s + B < c) {
-                if (warp == wa) { // step s + B's row and matrix
-                    const double* half = slide + cur * 2 * B;
-                    const double r = row[lane] + (half[lane] + half[B + lane]);
-                    row[lane] = r;
-                    gram_matrix(static_cast<float>(r),
-                                sx + H + s + B,
-                                N,
-                                gram + next * B * (B + 1));
-                }
-                if (s + 2 * B < c) { // the slide from step s + B to s + 2B
-                    double* half = slide + next * 2 * B;
-                    if (warp == wo)
-                        half[lane] = gram_row_slide<1>(sx + H + s + B, N);
-                    if (warp == we)
-                        half[B + lane] = gram_row_slide<2>(sx + H + s + B, N);
+            if (s + B < c) {
+                if constexpr (Short) {
+                    if (warp == wa) // step s + B's matrix, afresh
+                        direct_gram_matrix(sx + H + s + B, N, gram + next * B * (B + 1));
+                } else {
+                    if (warp == wa) { // step s + B's row and matrix
+                        const double* half = slide + cur * 2 * B;
+                        const double r = row[lane] + (half[lane] + half[B + lane]);
+                        row[lane] = r;
+                        gram_matrix(static_cast<float>(r),
+                                    sx + H + s + B,
+                                    N,
+                                    gram + next * B * (B + 1));
+                    }
+                    if (s + 2 * B < c) { // the slide from step s + B to s + 2B
+                        double* half = slide + next * 2 * B;
+                        if (warp == wo)
+                            half[lane] = gram_row_slide<1>(sx + H + s + B, N);
+                        if (warp == we)
+                            half[B + lane] = gram_row_slide<2>(sx + H + s + B, N);
+                    }
                 }
             }
             __syncthreads();
