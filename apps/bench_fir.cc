@@ -43,6 +43,8 @@ const char* usage =
     "                 [--partition-sizes 4096,8192] [--partition-groups 21,22,23]\n"
     "                 (engine rows of the partitioned FFT path above 8192 taps at each\n"
     "                 size, in groups of 2^k samples)\n"
+    "                 [--cluster-sizes]  (engine rows above 8192 taps of the FFT path's\n"
+    "                 cluster kernel, sm_90 on: at the automatic size, 32768 and 65536)\n"
     "                 [--fft-groups 262144,...]  (engine rows of the FFT path with\n"
     "                 groups of about that many samples)\n"
     "                 [--seconds 0.5] [--pcie-gbps 50] [--csv FILE] [--json FILE]\n"
@@ -147,6 +149,8 @@ bench::options parse(int argc, char** argv)
             o.partition_sizes = split_ints(value(), "--partition-sizes", 4096, 8192);
         } else if (a == "--partition-groups") {
             o.partition_groups = split_ints(value(), "--partition-groups", 10, 30);
+        } else if (a == "--cluster-sizes") {
+            o.cluster_rows = true;
         } else if (a == "--fft-sizes") {
             o.fft_sizes = split_ints(value(), "--fft-sizes", 2, 1 << 22);
         } else if (a == "--cases") {

@@ -212,6 +212,15 @@ void one_type(const std::string& type,
                 if (n >= ntaps - 1 + d)
                     engine_row<cuda::fft_fir_engine>(
                         c, "gpufilter fft N=" + std::to_string(n), tuning, n);
+            if (o.cluster_rows && ntaps > 8192) { // the cluster kernel's sizes
+                cuda::fir_tuning t = tuning;
+                t.cluster_size = 32768;
+                if (t.cluster_size >= 2 * (ntaps - 1 + d)) // half of a segment new
+                    engine_row<cuda::fft_fir_engine>(
+                        c, "gpufilter fft cluster", t, 32768);
+                t.cluster_size = 0;
+                engine_row<cuda::fft_fir_engine>(c, "gpufilter fft no cluster", t);
+            }
         }
     }
 }

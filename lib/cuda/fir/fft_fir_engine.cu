@@ -2,6 +2,7 @@
 #include "../common/block_fft_plan.h"
 #include "../common/device.h"
 #include "../common/fft_batches.h"
+#include "fft_fir_cluster_kernels.cuh"
 #include "fft_fir_engine.h"
 #include "fft_fir_fused_kernels.cuh"
 #include "fft_fir_kernels.cuh"
@@ -10,6 +11,8 @@
 #include "history_kernels.cuh"
 #include <type_traits>
 #include <algorithm>
+#include <cmath>
+#include <complex>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -64,12 +67,48 @@ bool use_fused(const fir_tuning& t, int fft_size)
            current_device_shared_memory_per_block();
 }
 
+//! exp(-2 pi i e / n), computed in double.
+std::complex<float> root_of_unity(long long e, long long n)
+{
+    const double a = -2.0 * 3.14159265358979323846 * static_cast<double>(e % n) /
+                     static_cast<double>(n);
+    return { static_cast<float>(std::cos(a)), static_cast<float>(std::sin(a)) };
+}
+
+//! Whether this device runs the cluster kernel where the tuning allows it: thread
+//! block clusters (sm_90 on) and a block's shared memory for its points.
+bool cluster_available(const fir_tuning& t)
+{
+    if (t.cluster_size <= 0 || current_device_arch() < 90)
+        return false;
+    return fft_fir_fused::shared_bytes(fft_fir_cluster::local_size) <=
+           current_device_shared_memory_per_block();
+}
+
+//! The tuning as this device can follow it: without the cluster kernel where the
+//! device has none.
+fir_tuning usable(fir_tuning t)
+{
+    if (!cluster_available(t))
+        t.cluster_size = 0;
+    return t;
+}
+
+//! Blocks per transform where the cluster kernel runs this size, else 0.
+int cluster_blocks_for(const fir_tuning& t, int fft_size)
+{
+    if (!fft_fir_cluster::has_kernel(fft_size) || fft_size != t.cluster_size ||
+        !cluster_available(t))
+        return 0;
+    return fft_fir_cluster::blocks;
+}
+
 } // namespace
 
 template <class In, class Tap>
 int fft_fir_engine<In, Tap>::default_fft_size(int ntaps, int decimation)
 {
-    return auto_fft_size(fir_tuning_for_device<In, Tap>(), ntaps, decimation);
+    return auto_fft_size(usable(fir_tuning_for_device<In, Tap>()), ntaps, decimation);
 }
 
 template <class In, class Tap>
@@ -100,7 +139,8 @@ void fft_fir_engine<In, Tap>::make_plans(int fft_size, cudaStream_t stream)
     d_segments = {};
     d_spectrum = {};
     d_twiddles = {};
-    d_fused = use_fused(d_tuning, fft_size);
+    d_cluster_blocks = cluster_blocks_for(d_tuning, fft_size);
+    d_fused = use_fused(d_tuning, fft_size) || d_cluster_blocks > 0;
 
     // Batch counts: the largest, then halves down to 1, so that a group of segments
     // runs with at most a quarter of wasted transforms (pick_plan).
@@ -139,10 +179,19 @@ void fft_fir_engine<In, Tap>::make_plans(int fft_size, cudaStream_t stream)
     d_spectrum = device_buffer<complex>(fft_size);
     d_fft_size = fft_size;
     // The fused kernel's twiddles: the forward plan's table, then the inverse's
-    // (fft_fir_fused_kernels.cuh).
-    if (d_fused)
-        d_twiddles = uploaded(block_fft_twiddles(
-            std::vector<block_fft_plan>{ { fft_size, true }, { fft_size, false } }));
+    // (fft_fir_fused_kernels.cuh); the cluster kernel's, those of its blocks' size,
+    // then its radix-C step's W_N^(i b) for block b at b * M + i
+    // (fft_fir_cluster_kernels.cuh).
+    if (d_fused) {
+        const int M = d_cluster_blocks ? fft_size / d_cluster_blocks : fft_size;
+        auto table =
+            block_fft_twiddles(std::vector<block_fft_plan>{ { M, true }, { M, false } });
+        d_cross_offset = table.size();
+        for (int b = 0; b < d_cluster_blocks; ++b)
+            for (int i = 0; i < M; ++i)
+                table.push_back(root_of_unity(static_cast<long long>(i) * b, fft_size));
+        d_twiddles = uploaded(table);
+    }
 }
 
 template <class In, class Tap>
@@ -231,7 +280,34 @@ void fft_fir_engine<In, Tap>::upload_spectrum(cudaStream_t stream)
         auto* row = as_cufft(d_spectrum.get() + std::size_t(r) * d_fft_size);
         GPUFILTER_CHECK(cufftExecC2C(one, row, row, CUFFT_FORWARD));
     }
+    if (d_cluster_blocks)
+        spectrum_by_block(stream);
     GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // `padded` dies on return
+}
+
+template <class In, class Tap>
+void fft_fir_engine<In, Tap>::spectrum_by_block(cudaStream_t stream)
+{
+    // Block b of a cluster multiplies the bins C m + b, m < M: they go to b * M + m,
+    // so that each block reads a contiguous row (fft_fir_cluster_kernels.cuh).
+    const int C = d_cluster_blocks;
+    const std::size_t M = d_fft_size / C;
+    device_buffer<complex> bins(d_fft_size);
+    GPUFILTER_CHECK(cudaMemcpyAsync(bins.get(),
+                                    d_spectrum.get(),
+                                    d_fft_size * sizeof(complex),
+                                    cudaMemcpyDeviceToDevice,
+                                    stream));
+    for (int b = 0; b < C; ++b)
+        GPUFILTER_CHECK(cudaMemcpy2DAsync(d_spectrum.get() + b * M,
+                                          sizeof(complex),
+                                          bins.get() + b,
+                                          C * sizeof(complex),
+                                          sizeof(complex),
+                                          M,
+                                          cudaMemcpyDeviceToDevice,
+                                          stream));
+    GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // `bins` dies on return
 }
 
 template <class In, class Tap>
@@ -240,7 +316,7 @@ void fft_fir_engine<In, Tap>::set_taps(const std::vector<Tap>& taps, cudaStream_
     const int D = d_state.decimation();
     check_parameters(taps, D, d_auto_size ? 0 : d_fft_size);
     const int ntaps = static_cast<int>(taps.size());
-    int size = d_auto_size ? auto_fft_size(d_tuning, ntaps, D) : d_fft_size;
+    int size = d_auto_size ? auto_fft_size(usable(d_tuning), ntaps, D) : d_fft_size;
     // An automatic size below ntaps - 1 + D (half a segment new) is the partitioned
     // path's, where this device runs it; otherwise cuFFT's size rule.
     const long long needed = 2LL * (ntaps - 1 + D);
@@ -369,8 +445,19 @@ void fft_fir_engine<In, Tap>::run_fused(const Src& src,
     const auto spectrum = reinterpret_cast<const float2*>(d_spectrum.get());
     const auto twiddles = reinterpret_cast<const float2*>(d_twiddles.get());
     with_epilogue(d_state, [&](auto epilogue) {
-        fft_fir_fused::launch<packs_pairs>(
-            d_fft_size, src, g, spectrum, twiddles, out, epilogue, stream);
+        if (d_cluster_blocks)
+            fft_fir_cluster::launch<packs_pairs>(d_fft_size,
+                                                 src,
+                                                 g,
+                                                 spectrum,
+                                                 twiddles,
+                                                 twiddles + d_cross_offset,
+                                                 out,
+                                                 epilogue,
+                                                 stream);
+        else
+            fft_fir_fused::launch<packs_pairs>(
+                d_fft_size, src, g, spectrum, twiddles, out, epilogue, stream);
     });
 }
 

@@ -8,6 +8,7 @@
 #include "fir_processor.h"
 #include "fir_state.h"
 #include <type_traits>
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -98,6 +99,10 @@ public:
     //! in one pass; sizes 1024 to 16384 where the device's shared memory holds them)
     //! rather than cuFFT and the passes around it.
     bool fused() const { return d_fused; }
+    //! Thread blocks that share each transform on the fused path: 1 for the one-block
+    //! kernel, 2 for the cluster kernel (32768 points on sm_90 and later, where the
+    //! tuning allows it); 0 off the fused path.
+    int cluster_blocks() const { return d_fused ? std::max(d_cluster_blocks, 1) : 0; }
     //! Partitions of the taps on the partitioned path (filters longer than the fused
     //! sizes hold, automatic fft_size only), else 0.
     int partitions() const { return d_partitions; }
@@ -127,6 +132,8 @@ private:
     void make_direct_plans_now();
     void share_work_area(std::size_t bytes);
     void upload_spectrum(cudaStream_t stream);
+    //! The cluster kernel's spectrum, each block's bins in a row of their own.
+    void spectrum_by_block(cudaStream_t stream);
     //! The whole call by the partitioned kernels (fft_fir_partitioned_kernels.cuh).
     template <class Src, class OutT>
     void run_partitioned(
@@ -171,6 +178,11 @@ private:
     // Sizes the fused kernel runs (fft_fir_fused_kernels.cuh): one pass per call, no
     // segment buffer, only the batch-1 plan (for the spectrum) and its twiddles.
     bool d_fused = false;
+    // Sizes above those: the cluster kernel (fft_fir_cluster_kernels.cuh), its blocks
+    // per transform (else 0) and where its radix-C step's twiddles start in
+    // d_twiddles.
+    int d_cluster_blocks = 0;
+    std::size_t d_cross_offset = 0;
     device_buffer<complex> d_twiddles;
     // Filters longer than the fused sizes hold: the taps in d_partitions partitions of
     // fft_size/2 (fft_fir_partitioned_kernels.cuh), d_spectrum one row each,

@@ -94,6 +94,14 @@ fir_tuning sm_90(fir_types types)
     t.fused_max_partitions = 32;
     t.partition_size = 4096;
     t.partition_group_samples = 1LL << 23;
+    // The cluster kernel at 32768 points runs filters of 8193 to 16384 taps (at D = 1)
+    // faster than the partitions, on an H100 (bench_fir --cluster-sizes, one run,
+    // GS/s, partitions / cluster of 2 blocks / of 4 blocks at 65536 points): ccf 8193
+    // taps 33.5 / 46.4 / 38.2, 12000 taps 33.0 / 40.3 / 35.5, 16384 taps 32.5 / 34.9 /
+    // 33.9; fff 59.4 / 81.6 / 71.6, 58.7 / 69.9 / 59.3, 57.2 / 64.8 / 60.5. Past half
+    // a segment new, 4 blocks stay within 2% of the partitions (ccf 20000 taps 32.8
+    // against 32.1): the kernel has only the 2-block size.
+    t.cluster_size = 32768;
     return t;
 }
 
@@ -112,7 +120,10 @@ bool is_block_size(int threads)
 
 fir_tuning fir_tuning_for(int arch, fir_types types)
 {
-    return entry_for_arch(s_table, arch).rules(types);
+    fir_tuning t = entry_for_arch(s_table, arch).rules(types);
+    if (arch < 90) // thread block clusters came with sm_90
+        t.cluster_size = 0;
+    return t;
 }
 
 void check_fir_tuning(const fir_tuning& t)
@@ -165,6 +176,9 @@ void check_fir_tuning(const fir_tuning& t)
     if ((t.fused_min_size & (t.fused_min_size - 1)) != 0)
         throw std::invalid_argument("fused_min_size: must be a power of two, got " +
                                     std::to_string(t.fused_min_size));
+    if (t.cluster_size && !fir_cluster_size_supported(t.cluster_size))
+        throw std::invalid_argument("cluster_size: must be 0 or 32768, got " +
+                                    std::to_string(t.cluster_size));
     if ((t.fft_min_size & (t.fft_min_size - 1)) != 0)
         throw std::invalid_argument("fft_min_size: must be a power of two, got " +
                                     std::to_string(t.fft_min_size));
@@ -225,6 +239,8 @@ long long fir_fft_size_for(const fir_tuning& t, int ntaps, int decimation)
             f *= 2;
         if (f <= t.fused_max_size && f >= needed)
             return f;
+        if (t.cluster_size > 0 && t.cluster_size >= needed)
+            return t.cluster_size;
         const long long half = t.partition_size / 2;
         if ((ntaps + half - 1) / half <= t.fused_max_partitions)
             return t.partition_size; // partitioned

@@ -161,6 +161,7 @@ TYPED_TEST(fft_fir_test, partitioned_path_matches_reference)
             const auto want = reference_fir_mt(x, taps, D);
             for (const int size : { 4096, 8192 }) {
                 auto partitioned = cuda::fir_tuning_for_device<In, Tap>();
+                partitioned.cluster_size = 0; // the partitions, not the cluster
                 partitioned.partition_size = size;
                 auto small_groups = partitioned;
                 small_groups.partition_group_samples = 3 * size / 2;
@@ -183,6 +184,42 @@ TYPED_TEST(fft_fir_test, partitioned_path_matches_reference)
     }
 }
 
+TYPED_TEST(fft_fir_test, cluster_path_matches_reference)
+{
+    using In = typename TypeParam::In;
+    using Tap = typename TypeParam::Tap;
+    if (cuda::current_device_arch() < 90)
+        GTEST_SKIP() << "thread block clusters need sm_90";
+    auto t = cuda::fir_tuning_for_device<In, Tap>();
+    t.cluster_size = 32768;
+    // An explicit size over several segments (an odd count, which real samples pack
+    // in pairs) and calls that split them, at decimations that keep outputs in both
+    // blocks' halves of a segment; then the automatic size, from the shortest filter
+    // to the longest it takes.
+    const auto taps = random_vector<Tap>(2000, this->rng);
+    const auto x = random_vector<In>(5 * 32768 / 2 + 13, this->rng);
+    for (const int D : { 1, 7 }) {
+        cuda::fft_fir_engine<In, Tap> engine(taps, D, 32768, t);
+        ASSERT_TRUE(engine.fused());
+        ASSERT_EQ(engine.cluster_blocks(), 2);
+        EXPECT_LE(relative_error(run_engine(engine, x, { 999, 0, 32768 + 5 }),
+                                 reference_fir_mt(x, taps, D)),
+                  fft_tolerance)
+            << "D=" << D;
+    }
+    const auto long_x = random_vector<In>(150001, this->rng);
+    for (const int ntaps : { 8193, 16384 }) {
+        const auto long_taps = random_vector<Tap>(ntaps, this->rng);
+        cuda::fft_fir_engine<In, Tap> engine(long_taps, 1, 0, t);
+        ASSERT_EQ(engine.fft_size(), 32768);
+        ASSERT_EQ(engine.cluster_blocks(), 2);
+        EXPECT_LE(relative_error(run_engine(engine, long_x, { 70000, 80001 }),
+                                 reference_fir_mt(long_x, long_taps, 1)),
+                  fft_tolerance)
+            << "ntaps=" << ntaps;
+    }
+}
+
 TYPED_TEST(fft_fir_test, set_taps_keeps_stream_alignment)
 {
     using In = typename TypeParam::In;
@@ -191,7 +228,8 @@ TYPED_TEST(fft_fir_test, set_taps_keeps_stream_alignment)
     const auto x = random_vector<In>(40000, this->rng);
     const std::size_t split = 19998; // a multiple of D: the switch falls on an output
     // 1500 taps need a larger automatic fft_size: the engine re-plans; 9000 taps
-    // switch to the partitioned path, and back.
+    // switch to the cluster path (sm_90 on; the partitioned path elsewhere), and back,
+    // and 17000 to the partitioned path.
     const std::pair<int, int> lengths[] = { { 50, 50 },   { 50, 17 },   { 50, 1500 },
                                             { 50, 9000 }, { 9000, 50 }, { 9000, 17000 } };
     for (const auto& [first_len, second_len] : lengths) {
@@ -330,10 +368,16 @@ TEST(fft_fir_engine_errors, default_fft_size_follows_the_documented_rule)
     EXPECT_EQ(engine::default_fft_size(4096, 1), 16384);
     EXPECT_EQ(engine::default_fft_size(4096, 4097), 16384);
     EXPECT_EQ(engine::default_fft_size(8192, 1), 16384);
+    // Then, on devices with thread block clusters, the cluster kernel's 32768 where
+    // half a segment is new...
+    const int cluster = cuda::current_device_arch() >= 90 ? 32768 : 4096;
+    EXPECT_EQ(engine::default_fft_size(4096, 4098), cluster);
+    EXPECT_EQ(engine::default_fft_size(8193, 1), cluster);
+    EXPECT_EQ(engine::default_fft_size(16384, 1), cluster);
     // Longer, or decimating by more, up to 32 partitions of 2048 taps: the
     // partitioned path at 4096...
-    EXPECT_EQ(engine::default_fft_size(4096, 4098), 4096);
-    EXPECT_EQ(engine::default_fft_size(8193, 1), 4096);
+    EXPECT_EQ(engine::default_fft_size(16385, 1), 4096);
+    EXPECT_EQ(engine::default_fft_size(16384, 2), 4096);
     EXPECT_EQ(engine::default_fft_size(16384, 64), 4096);
     EXPECT_EQ(engine::default_fft_size(65536, 1), 4096);
     // ...then cuFFT's rule.

@@ -193,10 +193,12 @@ TEST(fir_tuning, fft_sizes_and_groups)
     EXPECT_EQ(cuda::fir_fft_size_for(t, 1025, 1), 8192);
     EXPECT_EQ(cuda::fir_fft_size_for(t, 4096, 1), 16384);
     EXPECT_EQ(cuda::fir_fft_size_for(t, 8192, 1), 16384);
+    // ...then the cluster kernel's 32768 where half a segment is new (next test)...
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 8193, 1), 32768);
     // ...longer filters up to 32 partitions of 2048 taps at 4096 (partitioned)...
     EXPECT_EQ(t.partition_size, 4096);
     EXPECT_EQ(t.fused_max_partitions, 32);
-    EXPECT_EQ(cuda::fir_fft_size_for(t, 8193, 1), 4096);
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 16385, 1), 4096);
     EXPECT_EQ(cuda::fir_fft_size_for(t, 16384, 70000), 4096);
     EXPECT_EQ(cuda::fir_fft_size_for(t, 65536, 1), 4096);
     EXPECT_EQ(cuda::fir_fft_size_for(cuda::fir_tuning_for(90, fff), 65536, 1), 4096);
@@ -217,11 +219,39 @@ TEST(fir_tuning, fft_sizes_and_groups)
             if (n < 2LL * (ntaps - 1 + D)) { // partitioned
                 ASSERT_EQ(n, 4096) << "ntaps=" << ntaps << " D=" << D;
                 ASSERT_LE((ntaps + 2047) / 2048, 32) << "D=" << D;
+            } else if (n == t.cluster_size) { // the cluster kernel, half of it new
+                ASSERT_GT(2LL * (ntaps - 1 + D), 16384)
+                    << "ntaps=" << ntaps << " D=" << D;
             } else if (n > 16384) {
                 ASSERT_EQ(n, former_fft_size(ntaps, D))
                     << "ntaps=" << ntaps << " D=" << D;
             }
         }
+}
+
+TEST(fir_tuning, cluster_size_between_the_fused_ones_and_the_partitions)
+{
+    fir_tuning t = cuda::fir_tuning_for(90, ccf);
+    EXPECT_EQ(t.cluster_size, 32768);
+    // The fused sizes as before, then 32768 where half a segment is new, then the
+    // partitions or cuFFT.
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 8192, 1), 16384);
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 8193, 1), 32768);
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 8192, 2), 32768);
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 16384, 1), 32768);
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 4096, 12289), 32768);
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 16385, 1), 4096);
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 16384, 2), 4096);
+    EXPECT_EQ(cuda::fir_fft_size_for(t, 4096, 12290), 4096);
+    for (int bad : { 16384, 65536 }) {
+        t.cluster_size = bad;
+        EXPECT_THROW(cuda::check_fir_tuning(t), std::invalid_argument) << bad;
+    }
+    // Thread block clusters came with sm_90.
+    for (int arch : { 0, 75, 80, 86, 89 })
+        EXPECT_EQ(cuda::fir_tuning_for(arch, ccf).cluster_size, 0) << arch;
+    for (int arch : { 90, 100, 120 })
+        EXPECT_EQ(cuda::fir_tuning_for(arch, ccf).cluster_size, 32768) << arch;
 }
 
 TEST(fir_tuning, every_architecture_uses_the_measured_entry)
