@@ -227,6 +227,7 @@ if [[ $what == sanitize ]]; then
             filter+=':*pfb_interpolator_test.set_taps*:*pfb_synthesizer_test.fused_and*'
             filter+=':*ring_memory.device_side*:*stream_handoff.writer_waits*'
             filter+=':*fft_fir_test/1.explicit_fft_size*:*fft_fir_test/0.partitioned_path*'
+            filter+=':*fft_fir_test/0.cluster_path*:*fft_fir_test/1.cluster_path*'
             filter+=':*fir2d_fft_test/0.every_fused_row_size*'
             filter+=':*pfb_channelizer_test.fused_set_taps*:*pfb_channelizer_test.fused_integer*'
             filter+=':*nlms_engine_test.rows_in_calls_across_step*'
