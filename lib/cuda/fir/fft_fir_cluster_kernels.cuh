@@ -161,7 +161,6 @@ __global__ void __launch_bounds__(fft_fir_fused::threads_for(local_size), 1)
     // point H + q D, in part Q = (H + q D) / M of the transform.
     const int share = (g.per_segment + C - 1) / C;
     const int q_end = min(g.per_segment, (b + 1) * share);
-    const long long first_out = g.k0 + s * g.per_segment;
 #pragma unroll 2
     for (int q = b * share + threadIdx.x; q < q_end; q += T) {
         const int at = g.history + q * g.decimation;
@@ -175,55 +174,12 @@ __global__ void __launch_bounds__(fft_fir_fused::threads_for(local_size), 1)
             if (at / M == Q)
                 y = dft_point<C, Q>(t);
         });
-        y = bf::conj(y);
-        const long long k = first_out + q;
-        if constexpr (Pack) {
-            if (k < g.noutputs)
-                out[k] = epilogue(y.x, k);
-            const long long k1 = k + g.per_segment;
-            if (has_pair && k1 < g.noutputs)
-                out[k1] = epilogue(y.y, k1);
-        } else {
-            if (k < g.noutputs)
-                out[k] = epilogue(fft_fir_kernels::from_complex<Out>(y), k);
-        }
+        fft_fir_fused::store_kept<Pack>(out, g, s, has_pair, q, y, epilogue);
     }
     cluster.sync(); // no block leaves while the others read its shared memory
 #else
     __trap(); // the engine runs this path only on devices with thread block clusters
 #endif
-}
-
-template <int C, bool Pack, class In, class Out, class Epilogue>
-void launch_shape(history_then_input<In> src,
-                  const fft_fir_fused::geometry& g,
-                  const float2* spectrum,
-                  const float2* twiddles,
-                  const float2* cross,
-                  Out* out,
-                  Epilogue epilogue,
-                  cudaStream_t stream)
-{
-    auto* kernel = convolve<C, Pack, In, Out, Epilogue>;
-    constexpr int bytes = block_fft::padded_size(local_size) * sizeof(float2);
-    allow_dynamic_shared_memory(kernel, bytes);
-    const long long clusters = Pack ? (g.segments + 1) / 2 : g.segments;
-    if (clusters * C > 0x7fffffffLL)
-        throw std::logic_error("cluster FFT FIR: grid too large");
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(static_cast<unsigned>(clusters * C));
-    config.blockDim = dim3(fft_fir_fused::threads_for(local_size));
-    config.dynamicSmemBytes = bytes;
-    config.stream = stream;
-    cudaLaunchAttribute cluster_dim{};
-    cluster_dim.id = cudaLaunchAttributeClusterDimension;
-    cluster_dim.val.clusterDim.x = C;
-    cluster_dim.val.clusterDim.y = 1;
-    cluster_dim.val.clusterDim.z = 1;
-    config.attrs = &cluster_dim;
-    config.numAttrs = 1;
-    GPUFILTER_CHECK(cudaLaunchKernelEx(
-        &config, kernel, src, g, spectrum, twiddles, cross, out, epilogue));
 }
 
 //! Launches the cluster kernel over g.segments segments (pairs when Pack) of
@@ -239,11 +195,29 @@ void launch(int fft_size,
             Epilogue epilogue,
             cudaStream_t stream)
 {
-    if (fft_size == size)
-        return launch_shape<blocks, Pack>(
-            src, g, spectrum, twiddles, cross, out, epilogue, stream);
-    throw std::logic_error("cluster FFT FIR: no kernel for " + std::to_string(fft_size) +
-                           " points");
+    if (!has_kernel(fft_size))
+        throw std::logic_error("cluster FFT FIR: no kernel for " +
+                               std::to_string(fft_size) + " points");
+    auto* kernel = convolve<blocks, Pack, In, Out, Epilogue>;
+    constexpr int bytes = block_fft::padded_size(local_size) * sizeof(float2);
+    allow_dynamic_shared_memory(kernel, bytes);
+    const long long clusters = Pack ? (g.segments + 1) / 2 : g.segments;
+    if (clusters * blocks > 0x7fffffffLL)
+        throw std::logic_error("cluster FFT FIR: grid too large");
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(static_cast<unsigned>(clusters * blocks));
+    config.blockDim = dim3(fft_fir_fused::threads_for(local_size));
+    config.dynamicSmemBytes = bytes;
+    config.stream = stream;
+    cudaLaunchAttribute cluster_dim{};
+    cluster_dim.id = cudaLaunchAttributeClusterDimension;
+    cluster_dim.val.clusterDim.x = blocks;
+    cluster_dim.val.clusterDim.y = 1;
+    cluster_dim.val.clusterDim.z = 1;
+    config.attrs = &cluster_dim;
+    config.numAttrs = 1;
+    GPUFILTER_CHECK(cudaLaunchKernelEx(
+        &config, kernel, src, g, spectrum, twiddles, cross, out, epilogue));
 }
 
 } // namespace fft_fir_cluster

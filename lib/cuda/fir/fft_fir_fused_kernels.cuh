@@ -46,6 +46,31 @@ struct geometry {
     long long segments; // segments of the call
 };
 
+//! Writes kept output q of segment s, conj_y the conjugate of its point (real input
+//! packed in pairs: the real part is segment s's, the imaginary part s + 1's).
+template <bool Pack, class Out, class Epilogue>
+__device__ __forceinline__ void store_kept(Out* __restrict__ out,
+                                           const geometry& g,
+                                           long long s,
+                                           bool has_pair,
+                                           int q,
+                                           float2 conj_y,
+                                           Epilogue& epilogue)
+{
+    const float2 y = block_fft::conj(conj_y);
+    const long long k = g.k0 + s * g.per_segment + q;
+    if constexpr (Pack) {
+        if (k < g.noutputs)
+            out[k] = epilogue(y.x, k);
+        const long long k1 = k + g.per_segment;
+        if (has_pair && k1 < g.noutputs)
+            out[k1] = epilogue(y.y, k1);
+    } else {
+        if (k < g.noutputs)
+            out[k] = epilogue(fft_fir_kernels::from_complex<Out>(y), k);
+    }
+}
+
 template <int N, bool Pack, class In, class Out, class Epilogue>
 __global__ void __launch_bounds__(threads_for(N), min_blocks_for(N))
     convolve(history_then_input<In> src,
@@ -86,18 +111,7 @@ __global__ void __launch_bounds__(threads_for(N), min_blocks_for(N))
             const int q = d / g.decimation;
             if (q >= g.per_segment)
                 return;
-            const long long k = g.k0 + s * g.per_segment + q;
-            y = bf::conj(y);
-            if constexpr (Pack) {
-                if (k < g.noutputs)
-                    out[k] = epilogue(y.x, k);
-                const long long k1 = k + g.per_segment;
-                if (has_pair && k1 < g.noutputs)
-                    out[k1] = epilogue(y.y, k1);
-            } else {
-                if (k < g.noutputs)
-                    out[k] = epilogue(fft_fir_kernels::from_complex<Out>(y), k);
-            }
+            store_kept<Pack>(out, g, s, has_pair, q, y, epilogue);
         },
         tw_fwd,
         tw_inv);
