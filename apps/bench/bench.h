@@ -22,8 +22,8 @@ struct options {
     // groups of 2^k samples (either option alone takes the other's defaults).
     std::vector<int> partition_sizes;
     std::vector<int> partition_groups;
-    // Extra engine rows above 8192 taps: the FFT path's cluster kernel at the
-    // automatic size and at each of its sizes.
+    // Extra engine rows above 8192 taps: the FFT path with its cluster kernel at
+    // 32768 points and without it.
     bool cluster_rows = false;
     std::vector<int> pfb_channels{ 16, 64, 256, 1024, 4096 }; // pfb rows
     std::vector<int> pfb_taps{ 4, 8, 16, 32, 64 };            // pfb rows: taps/channel

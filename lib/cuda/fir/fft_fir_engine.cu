@@ -75,11 +75,12 @@ std::complex<float> root_of_unity(long long e, long long n)
     return { static_cast<float>(std::cos(a)), static_cast<float>(std::sin(a)) };
 }
 
-//! Whether this device runs the cluster kernel where the tuning allows it: thread
-//! block clusters (sm_90 on) and a block's shared memory for its points.
+//! Whether this device runs the cluster kernel where the tuning allows it (with the
+//! fused kernel: a tuning without it, fused_max_size 0, is cuFFT's path alone):
+//! thread block clusters (sm_90 on) and a block's shared memory for its points.
 bool cluster_available(const fir_tuning& t)
 {
-    if (t.cluster_size <= 0 || current_device_arch() < 90)
+    if (t.cluster_size <= 0 || t.fused_max_size <= 0 || current_device_arch() < 90)
         return false;
     return fft_fir_fused::shared_bytes(fft_fir_cluster::local_size) <=
            current_device_shared_memory_per_block();

@@ -96,8 +96,8 @@ public:
     //! The FFT size in use (samples per segment).
     int fft_size() const { return d_fft_size; }
     //! Whether calls run the fused kernel (load, FFT, spectrum, inverse FFT and store
-    //! in one pass; sizes 1024 to 16384 where the device's shared memory holds them)
-    //! rather than cuFFT and the passes around it.
+    //! in one pass; sizes 1024 to 16384 where the device's shared memory holds them,
+    //! and 32768 on the cluster kernel) rather than cuFFT and the passes around it.
     bool fused() const { return d_fused; }
     //! Thread blocks that share each transform on the fused path: 1 for the one-block
     //! kernel, 2 for the cluster kernel (32768 points on sm_90 and later, where the

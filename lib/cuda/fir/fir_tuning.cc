@@ -95,8 +95,9 @@ fir_tuning sm_90(fir_types types)
     t.partition_size = 4096;
     t.partition_group_samples = 1LL << 23;
     // The cluster kernel at 32768 points runs filters of 8193 to 16384 taps (at D = 1)
-    // faster than the partitions, on an H100 (bench_fir --cluster-sizes, one run,
-    // GS/s, partitions / cluster of 2 blocks / of 4 blocks at 65536 points): ccf 8193
+    // faster than the partitions, on an H100 (one run of bench_fir's cluster rows on a
+    // build that also had 4-block clusters, GS/s, partitions / cluster of 2 blocks /
+    // of 4 blocks at 65536 points): ccf 8193
     // taps 33.5 / 46.4 / 38.2, 12000 taps 33.0 / 40.3 / 35.5, 16384 taps 32.5 / 34.9 /
     // 33.9; fff 59.4 / 81.6 / 71.6, 58.7 / 69.9 / 59.3, 57.2 / 64.8 / 60.5. Past half
     // a segment new, 4 blocks stay within 2% of the partitions (ccf 20000 taps 32.8

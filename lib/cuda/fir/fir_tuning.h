@@ -103,8 +103,9 @@ struct fir_tuning {
     int partition_size = 0;
     //! FFT path, the cluster kernel (sm_90 and later, fft_fir_cluster_kernels.cuh):
     //! 32768 points in one pass, each transform shared by a cluster of 2 blocks, where
-    //! cluster_size is 32768 (0: never). The automatic size takes it before the
-    //! partitions where it leaves half of a segment new.
+    //! cluster_size is 32768 and the fused kernel runs (0 or fused_max_size 0: never).
+    //! The automatic size takes it before the partitions where it leaves half of a
+    //! segment new.
     int cluster_size = 0;
 };
 
@@ -115,6 +116,7 @@ inline bool fir_partition_size_supported(int n) { return n == 4096 || n == 8192;
 //! The size the cluster kernel runs (fft_fir_cluster_kernels.cuh): the value
 //! cluster_size may take besides 0.
 inline bool fir_cluster_size_supported(int n) { return n == 32768; }
+
 //! The table's tuning for architecture `arch` (10 * major + minor, 0 for no device)
 //! and these sample types, every choice automatic; below sm_90 (no thread block
 //! clusters) without the cluster kernel.

@@ -207,6 +207,13 @@ TYPED_TEST(fft_fir_test, cluster_path_matches_reference)
                   fft_tolerance)
             << "D=" << D;
     }
+    // The cluster kernel is a fused path: a tuning without the fused kernel is
+    // cuFFT's alone.
+    auto cufft_only = t;
+    cufft_only.fused_max_size = 0;
+    cuda::fft_fir_engine<In, Tap> cufft(taps, 1, 32768, cufft_only);
+    EXPECT_FALSE(cufft.fused());
+    EXPECT_EQ(cufft.cluster_blocks(), 0);
     const auto long_x = random_vector<In>(150001, this->rng);
     for (const int ntaps : { 8193, 16384 }) {
         const auto long_taps = random_vector<Tap>(ntaps, this->rng);
