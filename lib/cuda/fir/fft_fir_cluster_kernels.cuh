@@ -75,7 +75,10 @@ radix_step(float2* buf, const float2* __restrict__ w_b, Sample&& sample)
             const float2 x = mul_root<r * B, C>(sample(i + r * M));
             u = make_float2(u.x + x.x, u.y + x.y);
         });
-        buf[bf::slot(i)] = bf::cmul(u, __ldg(w_b + i));
+        if constexpr (B == 0) // W_N^0: block 0 needs no twiddle
+            buf[bf::slot(i)] = u;
+        else
+            buf[bf::slot(i)] = bf::cmul(u, __ldg(w_b + i));
     }
 }
 
@@ -152,7 +155,7 @@ __global__ void __launch_bounds__(fft_fir_fused::threads_for(local_size), 1)
         buf,
         [&](int i) { return buf[bf::slot(i)]; },
         [&](int j, int r) { return __ldg(spectrum + b * M + j + r * (M / 16)); },
-        [&](int i, float2 z) { buf[bf::slot(i)] = bf::cmul(z, __ldg(w_b + i)); },
+        [&](int i, float2 z) { buf[bf::slot(i)] = b ? bf::cmul(z, __ldg(w_b + i)) : z; },
         tw_fwd,
         tw_inv);
 
