@@ -69,6 +69,11 @@ struct block_fft_plan {
 //! The twiddle table of a plan (twiddle_count() entries), computed in double.
 std::vector<std::complex<float>> block_fft_twiddles(const block_fft_plan& plan);
 
+//! The twiddles of a radix-C step that splits an n-point transform among C block
+//! FFTs of n / C points (the FFT FIR's cluster kernel): W_n^(i b) =
+//! exp(-2 pi i i b / n) at b * (n / C) + i, for b < C and i < n / C.
+std::vector<std::complex<float>> block_fft_step_twiddles(int n, int blocks);
+
 //! The tables of several plans, one after the other (a kernel that runs a forward
 //! and an inverse transform finds the inverse's at the forward's twiddle_count()).
 std::vector<std::complex<float>>

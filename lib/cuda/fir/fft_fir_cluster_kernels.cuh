@@ -48,7 +48,6 @@ namespace fft_fir_cluster {
 constexpr int local_size = fft_fir_fused::max_size;
 constexpr int blocks = 2;
 constexpr int size = blocks * local_size;
-inline bool has_kernel(int fft_size) { return fft_size == size; }
 
 //! x * W_C^k, k known at compile time: a quarter turn or a half costs no multiply.
 template <int K, int C>
@@ -101,7 +100,6 @@ __global__ void __launch_bounds__(fft_fir_fused::threads_for(local_size), 1)
              fft_fir_fused::geometry g,
              const float2* __restrict__ spectrum,
              const float2* __restrict__ twiddles,
-             const float2* __restrict__ cross,
              Out* __restrict__ out,
              Epilogue epilogue)
 {
@@ -113,6 +111,9 @@ __global__ void __launch_bounds__(fft_fir_fused::threads_for(local_size), 1)
     extern __shared__ float2 buf[];
     const float2* tw_fwd = twiddles;
     const float2* tw_inv = twiddles + block_fft_plan{ M, true }.twiddle_count();
+    // The radix-C steps' W_N^(i b) after the block FFT's tables
+    // (block_fft_step_twiddles).
+    const float2* cross = tw_inv + block_fft_plan{ M, false }.twiddle_count();
 
     cg::cluster_group cluster = cg::this_cluster();
     const int b = static_cast<int>(cluster.block_rank());
@@ -186,19 +187,19 @@ __global__ void __launch_bounds__(fft_fir_fused::threads_for(local_size), 1)
 }
 
 //! Launches the cluster kernel over g.segments segments (pairs when Pack) of
-//! fft_size points, a size has_kernel() accepts.
+//! fft_size points (size); twiddles: the block FFT's forward and inverse tables, then
+//! block_fft_step_twiddles(size, blocks).
 template <bool Pack, class In, class Out, class Epilogue>
 void launch(int fft_size,
             history_then_input<In> src,
             const fft_fir_fused::geometry& g,
             const float2* spectrum,
             const float2* twiddles,
-            const float2* cross,
             Out* out,
             Epilogue epilogue,
             cudaStream_t stream)
 {
-    if (!has_kernel(fft_size))
+    if (fft_size != size)
         throw std::logic_error("cluster FFT FIR: no kernel for " +
                                std::to_string(fft_size) + " points");
     auto* kernel = convolve<blocks, Pack, In, Out, Epilogue>;
@@ -219,8 +220,8 @@ void launch(int fft_size,
     cluster_dim.val.clusterDim.z = 1;
     config.attrs = &cluster_dim;
     config.numAttrs = 1;
-    GPUFILTER_CHECK(cudaLaunchKernelEx(
-        &config, kernel, src, g, spectrum, twiddles, cross, out, epilogue));
+    GPUFILTER_CHECK(
+        cudaLaunchKernelEx(&config, kernel, src, g, spectrum, twiddles, out, epilogue));
 }
 
 } // namespace fft_fir_cluster

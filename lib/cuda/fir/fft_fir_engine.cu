@@ -11,8 +11,6 @@
 #include "history_kernels.cuh"
 #include <type_traits>
 #include <algorithm>
-#include <cmath>
-#include <complex>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -67,14 +65,6 @@ bool use_fused(const fir_tuning& t, int fft_size)
            current_device_shared_memory_per_block();
 }
 
-//! exp(-2 pi i e / n), computed in double.
-std::complex<float> root_of_unity(long long e, long long n)
-{
-    const double a = -2.0 * 3.14159265358979323846 * static_cast<double>(e % n) /
-                     static_cast<double>(n);
-    return { static_cast<float>(std::cos(a)), static_cast<float>(std::sin(a)) };
-}
-
 //! Whether this device runs the cluster kernel where the tuning allows it (with the
 //! fused kernel: a tuning without it, fused_max_size 0, is cuFFT's path alone):
 //! thread block clusters (sm_90 on) and a block's shared memory for its points.
@@ -98,9 +88,8 @@ fir_tuning usable(fir_tuning t)
 //! Blocks per transform where the cluster kernel runs this size, else 0.
 int cluster_blocks_for(const fir_tuning& t, int fft_size)
 {
-    if (!fft_fir_cluster::has_kernel(fft_size) || fft_size != t.cluster_size ||
-        !cluster_available(t))
-        return 0;
+    if (fft_size != t.cluster_size || !cluster_available(t)) // a size check_fir_tuning
+        return 0;                                            // has let through
     return fft_fir_cluster::blocks;
 }
 
@@ -177,20 +166,21 @@ void fft_fir_engine<In, Tap>::make_plans(int fft_size, cudaStream_t stream)
     share_work_area(work_bytes);
     if (!d_fused)
         d_segments = device_buffer<complex>(std::size_t(d_batches.front()) * fft_size);
+    else if (d_cluster_blocks) // the spectrum's bins in order, for spectrum_by_block
+        d_segments = device_buffer<complex>(fft_size);
     d_spectrum = device_buffer<complex>(fft_size);
     d_fft_size = fft_size;
     // The fused kernel's twiddles: the forward plan's table, then the inverse's
     // (fft_fir_fused_kernels.cuh); the cluster kernel's, those of its blocks' size,
-    // then its radix-C step's W_N^(i b) for block b at b * M + i
-    // (fft_fir_cluster_kernels.cuh).
+    // then its radix-C steps' (fft_fir_cluster_kernels.cuh).
     if (d_fused) {
         const int M = d_cluster_blocks ? fft_size / d_cluster_blocks : fft_size;
         auto table =
             block_fft_twiddles(std::vector<block_fft_plan>{ { M, true }, { M, false } });
-        d_cross_offset = table.size();
-        for (int b = 0; b < d_cluster_blocks; ++b)
-            for (int i = 0; i < M; ++i)
-                table.push_back(root_of_unity(static_cast<long long>(i) * b, fft_size));
+        if (d_cluster_blocks) {
+            const auto step = block_fft_step_twiddles(fft_size, d_cluster_blocks);
+            table.insert(table.end(), step.begin(), step.end());
+        }
         d_twiddles = uploaded(table);
     }
 }
@@ -293,8 +283,8 @@ void fft_fir_engine<In, Tap>::spectrum_by_block(cudaStream_t stream)
     // so that each block reads a contiguous row (fft_fir_cluster_kernels.cuh).
     const int C = d_cluster_blocks;
     const std::size_t M = d_fft_size / C;
-    device_buffer<complex> bins(d_fft_size);
-    GPUFILTER_CHECK(cudaMemcpyAsync(bins.get(),
+    complex* bins = d_segments.get(); // fft_size, unused otherwise on this path
+    GPUFILTER_CHECK(cudaMemcpyAsync(bins,
                                     d_spectrum.get(),
                                     d_fft_size * sizeof(complex),
                                     cudaMemcpyDeviceToDevice,
@@ -302,13 +292,12 @@ void fft_fir_engine<In, Tap>::spectrum_by_block(cudaStream_t stream)
     for (int b = 0; b < C; ++b)
         GPUFILTER_CHECK(cudaMemcpy2DAsync(d_spectrum.get() + b * M,
                                           sizeof(complex),
-                                          bins.get() + b,
+                                          bins + b,
                                           C * sizeof(complex),
                                           sizeof(complex),
                                           M,
                                           cudaMemcpyDeviceToDevice,
                                           stream));
-    GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // `bins` dies on return
 }
 
 template <class In, class Tap>
@@ -447,15 +436,8 @@ void fft_fir_engine<In, Tap>::run_fused(const Src& src,
     const auto twiddles = reinterpret_cast<const float2*>(d_twiddles.get());
     with_epilogue(d_state, [&](auto epilogue) {
         if (d_cluster_blocks)
-            fft_fir_cluster::launch<packs_pairs>(d_fft_size,
-                                                 src,
-                                                 g,
-                                                 spectrum,
-                                                 twiddles,
-                                                 twiddles + d_cross_offset,
-                                                 out,
-                                                 epilogue,
-                                                 stream);
+            fft_fir_cluster::launch<packs_pairs>(
+                d_fft_size, src, g, spectrum, twiddles, out, epilogue, stream);
         else
             fft_fir_fused::launch<packs_pairs>(
                 d_fft_size, src, g, spectrum, twiddles, out, epilogue, stream);

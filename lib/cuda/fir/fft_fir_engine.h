@@ -179,10 +179,8 @@ private:
     // segment buffer, only the batch-1 plan (for the spectrum) and its twiddles.
     bool d_fused = false;
     // Sizes above those: the cluster kernel (fft_fir_cluster_kernels.cuh), its blocks
-    // per transform (else 0) and where its radix-C step's twiddles start in
-    // d_twiddles.
+    // per transform (else 0).
     int d_cluster_blocks = 0;
-    std::size_t d_cross_offset = 0;
     device_buffer<complex> d_twiddles;
     // Filters longer than the fused sizes hold: the taps in d_partitions partitions of
     // fft_size/2 (fft_fir_partitioned_kernels.cuh), d_spectrum one row each,
