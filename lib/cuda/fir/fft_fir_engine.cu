@@ -431,7 +431,9 @@ void fft_fir_engine<In, Tap>::run_fused(const Src& src,
                                      d_advance / d_state.decimation(),
                                      0,
                                      nout,
-                                     segments };
+                                     segments,
+                                     fft_fir_fused::division_magic(
+                                         d_state.decimation()) };
     const auto spectrum = reinterpret_cast<const float2*>(d_spectrum.get());
     const auto twiddles = reinterpret_cast<const float2*>(d_twiddles.get());
     with_epilogue(d_state, [&](auto epilogue) {

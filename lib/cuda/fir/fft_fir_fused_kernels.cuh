@@ -44,7 +44,19 @@ struct geometry {
     long long k0;       // output index of segment 0
     long long noutputs; // outputs of the call
     long long segments; // segments of the call
+    //! division_magic(D): a point's output index without a division instruction.
+    unsigned decimation_magic;
 };
+
+//! floor(2^32 / D) + 1 for D > 1 (0 for D = 1): __umulhi(d, it) = d / D exactly for
+//! every d < 2^16 (d/D plus an error below d / 2^32 <= 2^-16, which cannot reach the
+//! next whole number while D < 2^16; for larger D both sides are 0). A transform's
+//! point index is below 2^16.
+__host__ __device__ constexpr unsigned division_magic(int D)
+{
+    return D > 1 ? static_cast<unsigned>((1ULL << 32) / static_cast<unsigned>(D) + 1)
+                 : 0u;
+}
 
 //! Writes kept output q of segment s, conj_y the conjugate of its point (real input
 //! packed in pairs: the real part is segment s's, the imaginary part s + 1's).
@@ -89,16 +101,24 @@ __global__ void __launch_bounds__(threads_for(N), min_blocks_for(N))
     const long long s = static_cast<long long>(blockIdx.x) * (Pack ? 2 : 1);
     const long long start = g.origin + s * g.advance;
     const bool has_pair = Pack && s + 1 < g.segments;
+    // Block-uniform: the segment (and its pair) lies in the caller's input, as in
+    // most blocks of a long call, so its loads need no range tests.
+    const long long span = N + (Pack ? g.advance : 0);
+    const bool inside =
+        start >= src.history_len && start + span <= src.history_len + src.input_len;
+    const In* x = inside ? src.input + (start - src.history_len) : src.input;
 
     bf::convolve<N, T>(
         buf,
         // Forward stage 0 straight from the caller's samples (and the history).
         [&](int i) {
             if constexpr (Pack) {
+                if (inside)
+                    return make_float2(x[i], has_pair ? x[i + g.advance] : 0.0f);
                 const float b = has_pair ? src[start + g.advance + i] : 0.0f;
                 return make_float2(src[start + i], b);
             } else {
-                return fft_fir_kernels::to_complex(src[start + i]);
+                return fft_fir_kernels::to_complex(inside ? x[i] : src[start + i]);
             }
         },
         [&](int j, int r) { return __ldg(spectrum + j + r * (N / 16)); },
@@ -106,9 +126,15 @@ __global__ void __launch_bounds__(threads_for(N), min_blocks_for(N))
         // q = (i - H) / D where i - H is a non-negative multiple of D below L.
         [&](int i, float2 y) {
             const int d = i - g.history;
-            if (d < 0 || d % g.decimation)
+            if (d < 0)
                 return;
-            const int q = d / g.decimation;
+            int q = d; // D = 1 (block-uniform) needs no division
+            if (g.decimation > 1) {
+                q = static_cast<int>(
+                    __umulhi(static_cast<unsigned>(d), g.decimation_magic));
+                if (q * g.decimation != d)
+                    return;
+            }
             if (q >= g.per_segment)
                 return;
             store_kept<Pack>(out, g, s, has_pair, q, y, epilogue);

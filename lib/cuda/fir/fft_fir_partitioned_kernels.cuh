@@ -59,15 +59,24 @@ __global__ void __launch_bounds__(fft_fir_fused::threads_for(N),
     extern __shared__ float2 buf[];
     const long long m = static_cast<long long>(blockIdx.x) - (g.partitions - 1);
     const long long start = g.origin + m * B;
+    // Block-uniform: the segment (and its pair) lies in the caller's input, so its
+    // loads need no range tests (as the fused kernel's).
+    const long long pair = Pack ? g.pairs * B : 0;
+    const bool inside =
+        start >= src.history_len && start + pair + N <= src.history_len + src.input_len;
+    const In* x = inside ? src.input + (start - src.history_len) : src.input;
     using last = bf::forward_last<N, T>;
     typename last::values v;
     bf::forward_to_registers<N, T>(
         buf,
         [&](int i) {
-            if constexpr (Pack)
-                return make_float2(src[start + i], src[start + g.pairs * B + i]);
-            else
-                return fft_fir_kernels::to_complex(src[start + i]);
+            if constexpr (Pack) {
+                if (inside)
+                    return make_float2(x[i], x[pair + i]);
+                return make_float2(src[start + i], src[start + pair + i]);
+            } else {
+                return fft_fir_kernels::to_complex(inside ? x[i] : src[start + i]);
+            }
         },
         v,
         twiddles);
