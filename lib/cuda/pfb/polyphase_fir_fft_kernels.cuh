@@ -72,10 +72,12 @@ __device__ __forceinline__ void fir_rows(const L& x,
     constexpr int mask = N - 1;
     constexpr int C = tap_chunk;
     const int items = (rows / W) << log2N;
+    // os divides the power of two N, so it is one too: shifts, not divisions.
+    const int os_log2 = __ffs(os) - 1;
     for (int w = threadIdx.x; w < items; w += TH) {
         const int j = w & mask;
         const int q = w >> log2N;
-        const int t0 = (q / os) * (W * os) + q % os;
+        const int t0 = (((q >> os_log2) * W) << os_log2) + (q & (os - 1));
         const long long u0 = u_first + static_cast<long long>(t0) * R;
         const long long a = u0 >> log2N;
         const int b = static_cast<int>(u0 & mask);

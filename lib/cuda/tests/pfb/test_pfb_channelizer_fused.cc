@@ -26,7 +26,7 @@ std::size_t steps_for(unsigned N) { return N >= 2048 ? 19 : N >= 256 ? 45 : 300;
 TEST_F(pfb_channelizer_test, fused_eight_taps_every_size_and_rate)
 {
     std::vector<chan_case> cases;
-    for (const unsigned N : { 2u, 16u, 64u, 256u, 1024u, 2048u, 4096u })
+    for (const unsigned N : { 2u, 16u, 64u, 128u, 256u, 512u, 1024u, 2048u, 4096u })
         for (const unsigned os : { 1u, 2u, 4u, 8u })
             if (os <= N && (N <= 1024 || os <= 4))
                 cases.push_back({ N, static_cast<float>(os), 8 * N });
