@@ -57,6 +57,8 @@ __host__ __device__ constexpr unsigned division_magic(int D)
     return D > 1 ? static_cast<unsigned>((1ULL << 32) / static_cast<unsigned>(D) + 1)
                  : 0u;
 }
+static_assert(block_fft_plan::max_size <= (1 << 16),
+              "division_magic: a transform's point index must stay below 2^16");
 
 //! Writes kept output q of segment s, conj_y the conjugate of its point (real input
 //! packed in pairs: the real part is segment s's, the imaginary part s + 1's).
