@@ -190,6 +190,18 @@ struct history_then_input {
         v -= history_len;
         return v < input_len ? input[v] : zero<T>();
     }
+
+    //! Whether v in [first, first + n) all lie in the new samples: a kernel then
+    //! reads them from in_input(first) with plain loads, without the tests above.
+    __device__ __forceinline__ bool in_input(long long first, long long n) const
+    {
+        return first >= history_len && first + n <= history_len + input_len;
+    }
+    //! The caller's buffer from v = first on (first in the new samples).
+    __device__ __forceinline__ const T* from(long long first) const
+    {
+        return input + (first - history_len);
+    }
 };
 
 } // namespace cuda

@@ -132,9 +132,9 @@ __global__ void __launch_bounds__(fft_fir_fused::threads_for(local_size), 1)
         });
     };
     const long long span = C * M + (Pack ? g.advance : 0);
-    if (start >= src.history_len && start + span <= src.history_len + src.input_len) {
+    if (src.in_input(start, span)) {
         // All of the segment (and its pair) in the caller's input: plain loads.
-        const In* x = src.input + (start - src.history_len);
+        const In* x = src.from(start);
         step([&](int i) {
             if constexpr (Pack)
                 return make_float2(x[i], has_pair ? x[i + g.advance] : 0.0f);

@@ -105,10 +105,8 @@ __global__ void __launch_bounds__(threads_for(N), min_blocks_for(N))
     const bool has_pair = Pack && s + 1 < g.segments;
     // Block-uniform: the segment (and its pair) lies in the caller's input, as in
     // most blocks of a long call, so its loads need no range tests.
-    const long long span = N + (Pack ? g.advance : 0);
-    const bool inside =
-        start >= src.history_len && start + span <= src.history_len + src.input_len;
-    const In* x = inside ? src.input + (start - src.history_len) : src.input;
+    const bool inside = src.in_input(start, N + (Pack ? g.advance : 0));
+    const In* x = inside ? src.from(start) : src.input;
 
     bf::convolve<N, T>(
         buf,

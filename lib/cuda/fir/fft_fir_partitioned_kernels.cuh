@@ -62,9 +62,8 @@ __global__ void __launch_bounds__(fft_fir_fused::threads_for(N),
     // Block-uniform: the segment (and its pair) lies in the caller's input, so its
     // loads need no range tests (as the fused kernel's).
     const long long pair = Pack ? g.pairs * B : 0;
-    const bool inside =
-        start >= src.history_len && start + pair + N <= src.history_len + src.input_len;
-    const In* x = inside ? src.input + (start - src.history_len) : src.input;
+    const bool inside = src.in_input(start, pair + N);
+    const In* x = inside ? src.from(start) : src.input;
     using last = bf::forward_last<N, T>;
     typename last::values v;
     bf::forward_to_registers<N, T>(

@@ -190,9 +190,8 @@ template <int R, class In, class X>
 __device__ __forceinline__ void
 stage_inputs(const history_then_input<In>& src, long long v0, int D, int span, X* s_x)
 {
-    const long long last = v0 + static_cast<long long>(span - 1) * D;
-    if (v0 >= src.history_len && last < src.history_len + src.input_len) {
-        const In* in = src.input + (v0 - src.history_len);
+    if (src.in_input(v0, static_cast<long long>(span - 1) * D + 1)) {
+        const In* in = src.from(v0);
         stage_span<R, In>(
             [=](int m) { return to_compute(__ldg(in + static_cast<long long>(m) * D)); },
             span,

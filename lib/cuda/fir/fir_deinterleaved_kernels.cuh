@@ -107,9 +107,8 @@ __device__ __forceinline__ void stage_group_inputs(const history_then_input<In>&
 {
     // The group reads v[base, base + (span-1)*D + gn-1]; inside the caller's input
     // (the usual case) straight from it, without history_then_input's bounds tests.
-    const long long last = base + static_cast<long long>(span - 1) * D + gn - 1;
-    if (base >= src.history_len && last < src.history_len + src.input_len) {
-        const In* in = src.input + (base - src.history_len);
+    if (src.in_input(base, static_cast<long long>(span - 1) * D + gn)) {
+        const In* in = src.from(base);
         stage_group<R>([=](long long o) { return to_compute(__ldg(in + o)); },
                        D,
                        gn,
