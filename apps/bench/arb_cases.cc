@@ -52,7 +52,8 @@ void engine_row(const options& o,
                 float rate,
                 bool gpu_only,
                 int per_thread,
-                std::vector<row>& rows)
+                std::vector<row>& rows,
+                int arm_group = 0)
 {
     row r;
     r.family = "arb";
@@ -63,6 +64,7 @@ void engine_row(const options& o,
     // set_outputs_per_thread); the rows without k are the engine's choice by the rate.
     r.impl = "gpufilter pfb_arb_resampler r=" + rate_text(rate) +
              (per_thread > 0 ? " k=" + std::to_string(per_thread) : std::string()) +
+             (arm_group > 0 ? " g=" + std::to_string(arm_group) : std::string()) +
              (gpu_only ? " (GPU work)" : " (with host schedule)");
     r.on_gpu = true;
     const double item = sizeof(T);
@@ -74,11 +76,13 @@ void engine_row(const options& o,
         1e6;
     r.ceiling_kind = "roofline (memory)";
     int launched = 0; // outputs per thread of the kernel that ran
+    std::string kernel;
     try {
         const std::size_t n = o.quick ? std::size_t(1) << 16 : std::size_t(1) << 24;
         const auto taps = random_samples<float>(r.taps, 5);
         cuda::pfb_arb_resampler_engine<T> e(rate, taps, nfilts);
         e.set_outputs_per_thread(per_thread);
+        e.set_arm_group(arm_group);
         cuda::device_buffer<T> in(n);
         cuda::device_buffer<T> out(e.max_output_count(n));
         {
@@ -118,18 +122,20 @@ void engine_row(const options& o,
         r.seconds = median(ms) / 1e3;
         r.msps = n / r.seconds / 1e6;
         launched = e.launched_outputs_per_thread();
+        kernel = e.launched_kernel();
         r.note = std::to_string(reps) + " calls of " + std::to_string(n) +
-                 " inputs, median; MS/s of input; kernel of " + std::to_string(launched) +
-                 " outputs per thread";
+                 " inputs, median; MS/s of input; " + kernel + " kernel of " +
+                 std::to_string(launched) + " outputs per thread";
     } catch (const std::exception& ex) {
         r.note = std::string("error: ") + ex.what();
     }
-    std::printf("  arb %s %-56s %9.1f MS/s in  (%.1f%% of %s; %d per thread)\n",
+    std::printf("  arb %s %-56s %9.1f MS/s in  (%.1f%% of %s; %s, %d per thread)\n",
                 type.c_str(),
                 r.impl.c_str(),
                 r.msps,
                 r.ceiling_msps > 0 ? 100.0 * r.msps / r.ceiling_msps : 0.0,
                 r.ceiling_kind.c_str(),
+                kernel.c_str(),
                 launched);
     std::fflush(stdout);
     rows.push_back(r);
@@ -219,6 +225,12 @@ void run_arb_cases(const options& o, const device_info& dev, std::vector<row>& r
         for (const int k : { 1, 2, 4, 8 }) {
             engine_row<cuda::complex>(o, dev, "ccf", rate, true, k, rows);
             engine_row<float>(o, dev, "fff", rate, true, k, rows);
+        }
+    // The stationary kernel forced, with groups of 1, 4 and 8 threads a sample.
+    for (const float rate : { 0.75f, 2.3421f })
+        for (const int g : { 1, 4, 8 }) {
+            engine_row<cuda::complex>(o, dev, "ccf", rate, true, 0, rows, g);
+            engine_row<float>(o, dev, "fff", rate, true, 0, rows, g);
         }
 }
 

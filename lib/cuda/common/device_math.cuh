@@ -95,6 +95,13 @@ __device__ __forceinline__ void mac(float2& acc, float2 x, float2 h)
     acc.y = fmaf(x.x, h.y, fmaf(x.y, h.x, acc.y));
 }
 
+//! a + b for a real or a complex sample (partial sums joined).
+__device__ __forceinline__ float add(float a, float b) { return a + b; }
+__device__ __forceinline__ float2 add(float2 a, float2 b)
+{
+    return make_float2(a.x + b.x, a.y + b.y);
+}
+
 /*!
  * The type a direct-form sum is accumulated in: the output's, except for int16
  * samples, which sum in double. Their products with float taps are exact there, and

@@ -13,6 +13,10 @@ namespace cuda {
 
 namespace {
 
+//! Rows of zero taps before and after the arms in device memory: the most steps of
+//! a stationary walk (stationary_steps).
+constexpr std::size_t arm_padding = 64;
+
 //! What a launch of either kernel needs.
 template <class S>
 struct launch_args {
@@ -21,7 +25,7 @@ struct launch_args {
     bool exact;
     history_then_input<S> src;
     int taps_per_arm;
-    const float2* arms; // [m*N + j]
+    const float2* arms; // [m*N + j], zeros at rows -arm_padding .. T + arm_padding
     const arb_checkpoint* cps;
     long long count;
     S* out;
@@ -97,22 +101,36 @@ bool launch_window(const launch_args<S>& g)
     return true;
 }
 
+//! The compile-time steps of the stationary kernel for W = T + omax steps: the
+//! smallest that holds them, 0 where none does (K = 2 keeps 4 W taps in registers).
+int stationary_steps(int W, int K)
+{
+    const int sizes[] = { 16, 24, 28, 32, 36, 40, 48, 64 }; // at most arm_padding
+    for (const int s : sizes)
+        if (W <= s && (K == 1 || s <= 24))
+            return s;
+    return 0;
+}
+
 template <class S, int GS, int K>
-bool launch_stationary_tm(const launch_args<S>& g,
-                          const arb_kernels::stationary_rule& r,
-                          int W,
-                          unsigned block,
-                          unsigned long long blocks,
-                          std::size_t smem)
+bool launch_stationary_steps(const launch_args<S>& g,
+                             const arb_kernels::stationary_rule& r,
+                             int steps,
+                             unsigned block,
+                             unsigned long long blocks,
+                             std::size_t smem)
 {
     using namespace arb_kernels;
-    // The register arrays of taps: the smallest that holds the W steps (K = 2: 40).
-    auto* kernel = W <= 16             ? resample_stationary<S, 16, GS, K>
-                   : W <= 32           ? resample_stationary<S, 32, GS, K>
-                   : W <= 40           ? resample_stationary<S, 40, GS, K>
-                   : K == 1 && W <= 48 ? resample_stationary<S, 48, GS, 1>
-                   : K == 1 && W <= 64 ? resample_stationary<S, 64, GS, 1>
-                                       : nullptr;
+    auto* kernel = steps == 16   ? resample_stationary<S, 16, GS, K>
+                   : steps == 24 ? resample_stationary<S, 24, GS, K>
+                   : K == 2      ? nullptr
+                   : steps == 28 ? resample_stationary<S, 28, GS, 1>
+                   : steps == 32 ? resample_stationary<S, 32, GS, 1>
+                   : steps == 36 ? resample_stationary<S, 36, GS, 1>
+                   : steps == 40 ? resample_stationary<S, 40, GS, 1>
+                   : steps == 48 ? resample_stationary<S, 48, GS, 1>
+                   : steps == 64 ? resample_stationary<S, 64, GS, 1>
+                                 : nullptr;
     if (!kernel)
         return false;
     kernel<<<blocks, block, smem, g.stream>>>(g.src, g.arms, g.cps, r, g.count, g.out);
@@ -126,8 +144,8 @@ constexpr unsigned long long stationary_smem_limit = 48 * 1024;
 /*!
  * resample_stationary where it applies: the closed form (exact), a round of L
  * outputs that keep their arms (L*D near a multiple of N arms: reloads rare), the
- * taps and the group's spread in at most 64 registers (40 with 2 outputs a thread),
- * the block's inputs in shared memory. G: threads reading one sample (1, 4 or 8), K:
+ * taps and the group's spread in at most 64 steps (24 with 2 outputs a thread), the
+ * block's inputs in shared memory. G: threads reading one sample (1, 4 or 8), K:
  * outputs a thread a round (1 or 2). True when launched.
  */
 template <class S>
@@ -166,19 +184,30 @@ bool launch_stationary(const launch_args<S>& g, int G, int K)
     const long long L = best_L;
     const unsigned block = static_cast<unsigned>((L / K + 31) / 32 * 32);
     const int omax = G * K > 1 ? static_cast<int>(reach(g.rate, G * K)) : 0;
-    const int W = g.taps_per_arm + omax;
+    const int steps = stationary_steps(g.taps_per_arm + omax, K);
+    if (!steps)
+        return false;
     // Rounds: about 2048 blocks, at most 64 rounds a block, and the block's inputs
-    // for all its rounds in shared memory.
+    // for all its rounds in shared memory (from `steps` - 1 before the first output's).
     long long R = std::min(64LL, std::max(1LL, (g.count + L * 2048 - 1) / (L * 2048)));
     auto span = [&](long long rounds) {
-        return reach(g.rate, (rounds - 1) * L + block * K) + g.taps_per_arm + omax + 1;
+        return reach(g.rate, (rounds - 1) * L + block * K) + steps;
     };
-    const unsigned long long max_samples = stationary_smem_limit / sizeof(S);
-    while (R > 1 && span(R) > max_samples)
+    // The span staged in 16-byte copies (the kernel's note), within about 192 bytes
+    // a thread: a small block's tile then never keeps a multiprocessor from the
+    // blocks its registers allow.
+    auto smem_of = [&](long long rounds) {
+        return static_cast<unsigned long long>(arb_kernels::stationary_copy_length<S>(
+                   static_cast<int>(span(rounds)))) *
+               16ull;
+    };
+    const unsigned long long budget =
+        stationary_smem_limit * block / arb_kernels::threads;
+    while (R > 1 && smem_of(R) > budget)
         --R;
-    if (W > (K == 1 ? 64 : 40) || span(R) > max_samples)
+    if (smem_of(R) > stationary_smem_limit)
         return false;
-    const std::size_t smem = span(R) * sizeof(S);
+    const std::size_t smem = smem_of(R);
 
     arb_kernels::stationary_rule r;
     r.N = g.rate.int_rate;
@@ -195,13 +224,13 @@ bool launch_stationary(const launch_args<S>& g, int G, int K)
     const long long per_block = L * R;
     const auto blocks =
         static_cast<unsigned long long>((g.count + per_block - 1) / per_block);
-    if (K == 1)
-        return G == 1   ? launch_stationary_tm<S, 1, 1>(g, r, W, block, blocks, smem)
-               : G == 4 ? launch_stationary_tm<S, 4, 1>(g, r, W, block, blocks, smem)
-                        : launch_stationary_tm<S, 8, 1>(g, r, W, block, blocks, smem);
-    return G == 1   ? launch_stationary_tm<S, 1, 2>(g, r, W, block, blocks, smem)
-           : G == 4 ? launch_stationary_tm<S, 4, 2>(g, r, W, block, blocks, smem)
-                    : launch_stationary_tm<S, 8, 2>(g, r, W, block, blocks, smem);
+    auto* launch = K == 1 ? (G == 1   ? launch_stationary_steps<S, 1, 1>
+                             : G == 4 ? launch_stationary_steps<S, 4, 1>
+                                      : launch_stationary_steps<S, 8, 1>)
+                          : (G == 1   ? launch_stationary_steps<S, 1, 2>
+                             : G == 4 ? launch_stationary_steps<S, 4, 2>
+                                      : launch_stationary_steps<S, 8, 2>);
+    return launch(g, r, steps, block, blocks, smem);
 }
 
 } // namespace
@@ -240,11 +269,14 @@ void pfb_arb_resampler_engine<T>::set_taps(const std::vector<float>& taps,
         dpadded[i] = tap;
     }
     // Tap m of every arm side by side: a warp's outputs use different arms, and
-    // read tap m of each at once, from one or two cache lines instead of 32.
-    std::vector<float2> arms(N * Tn);
+    // read tap m of each at once, from one or two cache lines instead of 32. Rows
+    // of zero taps before and after (arm_padding): the stationary kernel reads its
+    // shifted taps with no range test.
+    constexpr std::size_t P = arm_padding;
+    std::vector<float2> arms((P + Tn + P) * N, make_float2(0.0f, 0.0f));
     for (std::size_t j = 0; j < N; ++j)
         for (std::size_t m = 0; m < Tn; ++m)
-            arms[m * N + j] = make_float2(padded[j + m * N], dpadded[j + m * N]);
+            arms[(P + m) * N + j] = make_float2(padded[j + m * N], dpadded[j + m * N]);
 
     GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // queued work reads the old arms
     upload_growing(d_arms, arms, stream);
@@ -369,7 +401,7 @@ std::size_t pfb_arb_resampler_engine<T>::process(const void* const* in,
                                    exact,
                                    history_view(d_state, d_in, n),
                                    d_taps_per_filter,
-                                   d_arms.get(),
+                                   d_arms.get() + arm_padding * rate.int_rate,
                                    plan.dev.get(),
                                    static_cast<long long>(count),
                                    static_cast<S*>(out[0]),

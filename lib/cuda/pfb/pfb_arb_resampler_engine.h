@@ -145,7 +145,8 @@ private:
     fir_state<T, T> d_state;
     int d_taps_per_filter = 0;
     std::vector<float> d_taps;
-    device_buffer<float2> d_arms; // [m*N + j] = (h_j[m], dh_j[m])
+    // [(arm_padding + m)*N + j] = (h_j[m], dh_j[m]), zero rows before and after.
+    device_buffer<float2> d_arms;
     port_layout d_ports;
     std::array<plan_slot, 4> d_plans;
     int d_next_plan = 0;

@@ -61,6 +61,32 @@ __device__ __forceinline__ arb_phase phase_from(const arb_checkpoint& c,
              ((J % r.N) << arb_fraction_bits) | (x & mask) };
 }
 
+//! Samples in one 16-byte shared-memory load: 4 real or 2 complex.
+template <class S>
+constexpr int samples_per_load = 16 / static_cast<int>(sizeof(S));
+
+//! Sample i of a 16-byte load, in the order of the samples in memory.
+template <class S>
+__device__ __forceinline__ S sample_of(const float4& v, int i);
+template <>
+__device__ __forceinline__ float sample_of<float>(const float4& v, int i)
+{
+    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+}
+template <>
+__device__ __forceinline__ float2 sample_of<float2>(const float4& v, int i)
+{
+    return i == 0 ? make_float2(v.x, v.y) : make_float2(v.z, v.w);
+}
+
+//! Samples a stationary block stages for `span` inputs: C copies, each shifted by one
+//! more sample and rounded up to whole 16-byte loads (the kernel's note).
+template <class S>
+__host__ __device__ constexpr int stationary_copy_length(int span)
+{
+    return (span + samples_per_load<S> - 1) / samples_per_load<S> * samples_per_load<S>;
+}
+
 /*!
  * y_k as resample() computes it, for the launch's outputs k < count; the block's
  * outputs are k = k_b + r*L + K*t + i for round r < R, i < K and K*t + i < L (the
@@ -75,15 +101,25 @@ __device__ __forceinline__ arb_phase phase_from(const arb_checkpoint& c,
  * - Groups of GS consecutive threads read the same sample each step (a broadcast):
  *   each thread's taps are shifted by o = (the group's newest input) - (its own), so
  *   that step u reads input (newest - u) for all of them, with tap u - o (zero outside
- *   [0, T)). W = T + omax steps. With GS = 1 a warp's 32 outputs read 32 samples a
- *   step, 32 / rate inputs apart at most; groups trade that for the longer walk.
- * - Inputs: the block's span for all its rounds is staged once, then the rounds run
- *   with no barrier (a round's work is short: a barrier a round waited on device
- *   memory every round). The host picks R so that the span fits.
+ *   [0, T)). With GS = 1 a warp's 32 outputs read 32 samples a step, 32 / rate inputs
+ *   apart at most; groups trade that for the longer walk.
+ * - W steps, a compile-time count >= T + omax (the host rounds up; the steps past
+ *   T + omax have zero taps): the walk is unrolled with no per-step test, a step
+ *   being one shared-memory load and, per output, the tap (one fma) and the product.
+ *   Each output's sum runs in two halves (even and odd steps): two chains of
+ *   dependent fma instead of one, which halves the wait between a thread's steps.
+ * - Inputs: the block's span for all its rounds is staged once (from W - 1 before its
+ *   first output's input), then the rounds run with no barrier (a round's work is
+ *   short: a barrier a round waited on device memory every round). The host picks R
+ *   so that the span fits.
+ * - 16-byte loads: the walk reads C = 16 / sizeof(S) consecutive samples at once (C
+ *   steps, one load instead of C). A thread's samples start anywhere, so the span is
+ *   staged C times, copy c shifted by c samples: whatever the start, one copy has the
+ *   C samples on a 16-byte boundary. Copy 0 is the span as it is.
  * - A block whose tile holds a sample that is not finite sums each output over its
  *   own T taps (the zero taps would turn others' outputs into NaN).
  */
-template <class S, int TM, int GS, int K>
+template <class S, int W, int GS, int K>
 __global__ void __launch_bounds__(threads)
     resample_stationary(history_then_input<S> src,
                         const float2* __restrict__ arms,
@@ -94,6 +130,8 @@ __global__ void __launch_bounds__(threads)
 {
     static_assert(GS == 1 || GS == 4 || GS == 8, "groups of 1, 4 or 8");
     static_assert(K == 1 || K == 2, "1 or 2 outputs a thread a round");
+    constexpr int C = samples_per_load<S>;
+    static_assert(W % C == 0, "whole 16-byte loads of samples (and two halves)");
     constexpr float unit = 1.0f / (1u << arb_fraction_bits);
     constexpr unsigned long long mask = (1ull << arb_fraction_bits) - 1;
     extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -112,21 +150,41 @@ __global__ void __launch_bounds__(threads)
     // The block's first input and its last round's last: the tile's span.
     const int rounds =
         static_cast<int>(min(static_cast<long long>(r.R), (count - kb + r.L - 1) / r.L));
-    const int lo = phase_from(c, d0, r).p - (r.T - 1) - r.omax;
+    const int lo = phase_from(c, d0, r).p - (W - 1);
     const int hi = phase_from(c,
                               d0 + static_cast<unsigned long long>(rounds - 1) * r.L +
                                   K * blockDim.x - 1,
                               r)
                        .p;
+    // Copy c holds input lo + e + c at e: tile[c * copy_len + e].
+    const int span = hi - lo + 1;
+    const int copy_len = stationary_copy_length<S>(span);
+    // Four loads in flight a thread: a block stages its span at the start, with
+    // nothing else to hide device memory's latency behind.
+    constexpr int in_flight = 4;
     bool not_finite = false;
-    for (int e = t; e <= hi - lo; e += blockDim.x) {
-        const S v = src[src.history_len + lo + e];
-        tile[e] = v;
-        not_finite |= !is_finite(v);
+    for (int e0 = t; e0 < span; e0 += in_flight * blockDim.x) {
+        S v[in_flight];
+#pragma unroll
+        for (int f = 0; f < in_flight; ++f) {
+            const int e = e0 + f * blockDim.x;
+            v[f] = e < span ? src[src.history_len + lo + e] : zero<S>();
+        }
+#pragma unroll
+        for (int f = 0; f < in_flight; ++f) {
+            const int e = e0 + f * blockDim.x;
+            if (e < span) {
+#pragma unroll
+                for (int c = 0; c < C; ++c)
+                    if (e >= c)
+                        tile[c * copy_len + e - c] = v[f];
+                not_finite |= !is_finite(v[f]);
+            }
+        }
     }
     const bool exact_windows = __syncthreads_or(not_finite);
 
-    float h[K][TM], dh[K][TM];
+    float h[K][W], dh[K][W];
     unsigned jc[K];
     int oc[K];
 #pragma unroll
@@ -134,13 +192,16 @@ __global__ void __launch_bounds__(threads)
         jc[i] = ~0u;
         oc[i] = -1;
     }
-    const int W = r.T + r.omax;
     for (int round = 0; round < rounds; ++round) {
         // The group's newest input: its last thread's last output's.
         const int newest =
             GS > 1 ? __shfl_sync(0xffffffffu, own[K - 1].p, (t & 31) | (GS - 1))
                    : own[K - 1].p;
-        const S* x = tile + (newest - lo);
+        // Steps u0 .. u0 + C - 1 read inputs q - u0 - C + 1 .. q - u0 of the span,
+        // from copy (q + 1) mod C, where they start on a 16-byte boundary.
+        const int q = newest - lo;
+        const int copy = (q + 1) & (C - 1);
+        const S* base = tile + copy * copy_len - copy;
         unsigned j[K];
         float a[K];
         S y[K];
@@ -148,7 +209,6 @@ __global__ void __launch_bounds__(threads)
         for (int i = 0; i < K; ++i) {
             j[i] = static_cast<unsigned>(own[i].x >> arb_fraction_bits);
             a[i] = static_cast<float>(static_cast<unsigned>(own[i].x & mask)) * unit;
-            y[i] = zero<S>();
         }
         if (!exact_windows) {
 #pragma unroll
@@ -157,32 +217,47 @@ __global__ void __launch_bounds__(threads)
                 if (j[i] != jc[i] || o != oc[i]) {
                     jc[i] = j[i];
                     oc[i] = o;
+                    // Tap u - o, zero outside [0, T): the rows of zeros around
+                    // the arms (at least W before and after) make it a plain load.
+                    const int N = static_cast<int>(r.N);
+                    const float2* arm = arms + (static_cast<int>(j[i]) - o * N);
 #pragma unroll
-                    for (int u = 0; u < TM; ++u) {
-                        const int m = u - o;
-                        float2 hd = make_float2(0.0f, 0.0f);
-                        if (u < W && m >= 0 && m < r.T)
-                            hd = __ldg(arms + m * static_cast<int>(r.N) + j[i]);
+                    for (int u = 0; u < W; ++u) {
+                        const float2 hd = __ldg(arm + u * N);
                         h[i][u] = hd.x;
                         dh[i][u] = hd.y;
                     }
                 }
             }
-#pragma unroll
-            for (int u = 0; u < TM; ++u)
-                if (u < W) {
-                    const S v = x[-u];
-#pragma unroll
-                    for (int i = 0; i < K; ++i)
-                        mac(y[i], v, fmaf(a[i], dh[i][u], h[i][u]));
-                }
-        } else {
+            S half[K][2];
 #pragma unroll
             for (int i = 0; i < K; ++i)
+                half[i][0] = half[i][1] = zero<S>();
+#pragma unroll
+            for (int u0 = 0; u0 < W; u0 += C) {
+                const float4 v4 =
+                    *reinterpret_cast<const float4*>(base + (q - u0 - C + 1));
+#pragma unroll
+                for (int s = 0; s < C; ++s) {
+                    const int u = u0 + C - 1 - s;
+                    const S v = sample_of<S>(v4, s);
+#pragma unroll
+                    for (int i = 0; i < K; ++i)
+                        mac(half[i][u & 1], v, fmaf(a[i], dh[i][u], h[i][u]));
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < K; ++i)
+                y[i] = add(half[i][0], half[i][1]);
+        } else {
+#pragma unroll
+            for (int i = 0; i < K; ++i) {
+                y[i] = zero<S>();
                 for (int m = 0; m < r.T; ++m) {
                     const float2 hd = __ldg(arms + m * static_cast<int>(r.N) + j[i]);
                     mac(y[i], tile[own[i].p - lo - m], fmaf(a[i], hd.y, hd.x));
                 }
+            }
         }
 #pragma unroll
         for (int i = 0; i < K; ++i) {
