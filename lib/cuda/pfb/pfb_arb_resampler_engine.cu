@@ -196,10 +196,10 @@ bool launch_stationary(const launch_args<S>& g, int G, int K)
     // The span staged in 16-byte copies (the kernel's note), within about 192 bytes
     // a thread: a small block's tile then never keeps a multiprocessor from the
     // blocks its registers allow.
+    // (stationary_copy_length's arithmetic, in span()'s 64 bits.)
     auto smem_of = [&](long long rounds) {
-        return static_cast<unsigned long long>(arb_kernels::stationary_copy_length<S>(
-                   static_cast<int>(span(rounds)))) *
-               16ull;
+        constexpr unsigned long long C = arb_kernels::samples_per_load<S>;
+        return (span(rounds) + C - 1) / C * C * sizeof(S) * C;
     };
     const unsigned long long budget =
         stationary_smem_limit * block / arb_kernels::threads;
