@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "../common/device.h"
+#include "../common/kernel_attributes.h"
 #include "../fir/history_kernels.cuh"
 #include "pfb_arb_kernels.cuh"
 #include "pfb_arb_resampler_engine.h"
@@ -133,13 +135,15 @@ bool launch_stationary_steps(const launch_args<S>& g,
                                  : nullptr;
     if (!kernel)
         return false;
+    allow_dynamic_shared_memory(kernel, smem);
     kernel<<<blocks, block, smem, g.stream>>>(g.src, g.arms, g.cps, r, g.count, g.out);
     GPUFILTER_CHECK_LAUNCH();
     return true;
 }
 
-//! Shared memory a stationary block may take (its inputs for all its rounds).
-constexpr unsigned long long stationary_smem_limit = 48 * 1024;
+//! Shared memory a stationary block may take (its inputs for all its rounds), where
+//! the device allows it; about 384 bytes a thread below that (launch_stationary).
+constexpr unsigned long long stationary_smem_limit = 96 * 1024;
 
 /*!
  * resample_stationary where it applies: the closed form (exact), a round of L
@@ -193,19 +197,23 @@ bool launch_stationary(const launch_args<S>& g, int G, int K)
     auto span = [&](long long rounds) {
         return reach(g.rate, (rounds - 1) * L + block * K) + steps;
     };
-    // The span staged in 16-byte copies (the kernel's note), within about 192 bytes
-    // a thread: a small block's tile then never keeps a multiprocessor from the
-    // blocks its registers allow.
+    // The span staged in 16-byte copies (the kernel's note), within about 384 bytes
+    // a thread: the blocks a multiprocessor's registers allow (about 64K / (100 *
+    // threads)) then fit its shared memory too, and the rounds a block stages for at
+    // once are as many as that allows (the staging is the part of a block's time
+    // that its own work cannot hide).
     // (stationary_copy_length's arithmetic, in span()'s 64 bits.)
     auto smem_of = [&](long long rounds) {
         constexpr unsigned long long C = arb_kernels::samples_per_load<S>;
         return (span(rounds) + C - 1) / C * C * sizeof(S) * C;
     };
+    const unsigned long long limit = std::min<unsigned long long>(
+        stationary_smem_limit, current_device_shared_memory_per_block());
     const unsigned long long budget =
-        stationary_smem_limit * block / arb_kernels::threads;
+        std::min(limit, stationary_smem_limit * block / arb_kernels::threads);
     while (R > 1 && smem_of(R) > budget)
         --R;
-    if (smem_of(R) > stationary_smem_limit)
+    if (smem_of(R) > limit)
         return false;
     const std::size_t smem = smem_of(R);
 

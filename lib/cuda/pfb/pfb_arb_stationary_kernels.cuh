@@ -159,9 +159,9 @@ __global__ void __launch_bounds__(threads)
     // Copy c holds input lo + e + c at e: tile[c * copy_len + e].
     const int span = hi - lo + 1;
     const int copy_len = stationary_copy_length<S>(span);
-    // Four loads in flight a thread: a block stages its span at the start, with
+    // Eight loads in flight a thread: a block stages its span at the start, with
     // nothing else to hide device memory's latency behind.
-    constexpr int in_flight = 4;
+    constexpr int in_flight = 8;
     bool not_finite = false;
     for (int e0 = t; e0 < span; e0 += in_flight * blockDim.x) {
         S v[in_flight];
