@@ -228,7 +228,6 @@ bool launch_stationary(const launch_args<S>& g, int G, int K)
     r.L = static_cast<int>(L);
     r.R = static_cast<int>(R);
     r.T = g.taps_per_arm;
-    r.omax = omax;
     const long long per_block = L * R;
     const auto blocks =
         static_cast<unsigned long long>((g.count + per_block - 1) / per_block);

@@ -26,10 +26,9 @@ struct stationary_rule {
     unsigned long long NU;
     unsigned long long dY;
     int dP;
-    int L;    // outputs a round (a multiple of K): threads below L / K store
-    int R;    // rounds a block
-    int T;    // taps per arm
-    int omax; // the most a group's newest input is ahead of one of its outputs
+    int L; // outputs a round (a multiple of K): threads below L / K store
+    int R; // rounds a block
+    int T; // taps per arm
 };
 
 //! An output's input position and X (arm * 2^23 + fraction units).
@@ -103,9 +102,10 @@ __host__ __device__ constexpr int stationary_copy_length(int span)
  *   that step u reads input (newest - u) for all of them, with tap u - o (zero outside
  *   [0, T)). With GS = 1 a warp's 32 outputs read 32 samples a step, 32 / rate inputs
  *   apart at most; groups trade that for the longer walk.
- * - W steps, a compile-time count >= T + omax (the host rounds up; the steps past
- *   T + omax have zero taps): the walk is unrolled with no per-step test, a step
- *   being one shared-memory load and, per output, the tap (one fma) and the product.
+ * - W steps, a compile-time count >= T + omax, omax the most a group's newest input
+ *   is ahead of one of its outputs (the host rounds up; the steps past T + omax have
+ *   zero taps): the walk is unrolled with no per-step test, a step being one
+ *   shared-memory load and, per output, the tap (one fma) and the product.
  *   Each output's sum runs in two halves (even and odd steps): two chains of
  *   dependent fma instead of one, which halves the wait between a thread's steps.
  * - Inputs: the block's span for all its rounds is staged once (from W - 1 before its
