@@ -102,6 +102,25 @@ __device__ __forceinline__ float2 add(float2 a, float2 b)
     return make_float2(a.x + b.x, a.y + b.y);
 }
 
+//! Items of T in 16 bytes (one float4 load).
+template <class T>
+__host__ __device__ constexpr int per16()
+{
+    return 16 / static_cast<int>(sizeof(T));
+}
+
+//! N values from 16-byte aligned shared memory, as float4s.
+template <int N, class V>
+__device__ __forceinline__ void load_aligned(V (&dst)[N], const V* src)
+{
+    static_assert((N * sizeof(V)) % 16 == 0, "loaded as float4");
+    const float4* s = reinterpret_cast<const float4*>(src);
+    float4* d = reinterpret_cast<float4*>(dst);
+#pragma unroll
+    for (int q = 0; q < static_cast<int>(N * sizeof(V) / 16); ++q)
+        d[q] = s[q];
+}
+
 /*!
  * The type a direct-form sum is accumulated in: the output's, except for int16
  * samples, which sum in double. Their products with float taps are exact there, and

@@ -72,31 +72,6 @@ row_pointer(const device_rows<T>& src, int image, long pos)
     return nullptr;
 }
 
-__device__ __forceinline__ float sum(float a, float b) { return a + b; }
-__device__ __forceinline__ float2 sum(float2 a, float2 b)
-{
-    return { a.x + b.x, a.y + b.y };
-}
-
-//! N values from 16-byte aligned shared memory, as float4s.
-template <int N, class V>
-__device__ __forceinline__ void load_aligned(V (&dst)[N], const V* src)
-{
-    static_assert((N * sizeof(V)) % 16 == 0, "loaded as float4");
-    const float4* s = reinterpret_cast<const float4*>(src);
-    float4* d = reinterpret_cast<float4*>(dst);
-#pragma unroll
-    for (int q = 0; q < static_cast<int>(N * sizeof(V) / 16); ++q)
-        d[q] = s[q];
-}
-
-//! Items of T in 16 bytes.
-template <class T>
-__host__ __device__ constexpr int per16()
-{
-    return 16 / static_cast<int>(sizeof(T));
-}
-
 //! Shared-memory items per tile row, a multiple of 16 bytes (float4 loads).
 template <class T, int R>
 __host__ __device__ constexpr int tile_pitch(int padded)
@@ -318,7 +293,7 @@ __device__ __forceinline__ void piece_body(device_rows<T> src,
                     load_aligned<R>(old, dst);
 #pragma unroll
                     for (int r = 0; r < R; ++r)
-                        acc[y][r] = sum(acc[y][r], old[r]);
+                        acc[y][r] = add(acc[y][r], old[r]);
                 }
                 float4* d = reinterpret_cast<float4*>(dst);
                 const float4* a = reinterpret_cast<const float4*>(acc[y]);
@@ -329,7 +304,7 @@ __device__ __forceinline__ void piece_body(device_rows<T> src,
 #pragma unroll
                 for (int r = 0; r < R; ++r)
                     if (c + r < out_width)
-                        dst[r] = accumulate ? sum(acc[y][r], dst[r]) : acc[y][r];
+                        dst[r] = accumulate ? add(acc[y][r], dst[r]) : acc[y][r];
             }
         }
     }

@@ -202,10 +202,10 @@ bool launch_stationary(const launch_args<S>& g, int G, int K)
     // threads)) then fit its shared memory too, and the rounds a block stages for at
     // once are as many as that allows (the staging is the part of a block's time
     // that its own work cannot hide).
-    // (stationary_copy_length's arithmetic, in span()'s 64 bits.)
     auto smem_of = [&](long long rounds) {
-        constexpr unsigned long long C = arb_kernels::samples_per_load<S>;
-        return (span(rounds) + C - 1) / C * C * sizeof(S) * C;
+        return static_cast<unsigned long long>(arb_kernels::stationary_copy_length<S>(
+                   static_cast<long long>(span(rounds)))) *
+               16ull;
     };
     const unsigned long long limit = std::min<unsigned long long>(
         stationary_smem_limit, current_device_shared_memory_per_block());

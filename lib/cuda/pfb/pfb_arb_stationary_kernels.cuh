@@ -60,30 +60,13 @@ __device__ __forceinline__ arb_phase phase_from(const arb_checkpoint& c,
              ((J % r.N) << arb_fraction_bits) | (x & mask) };
 }
 
-//! Samples in one 16-byte shared-memory load: 4 real or 2 complex.
+//! Samples a stationary block stages for `span` inputs: 16/sizeof(S) copies, each
+//! shifted by one more sample and rounded up to whole 16-byte loads (the kernel's
+//! note). In 64 bits for the host, whose spans may not fit a block.
 template <class S>
-constexpr int samples_per_load = 16 / static_cast<int>(sizeof(S));
-
-//! Sample i of a 16-byte load, in the order of the samples in memory.
-template <class S>
-__device__ __forceinline__ S sample_of(const float4& v, int i);
-template <>
-__device__ __forceinline__ float sample_of<float>(const float4& v, int i)
+__host__ __device__ constexpr long long stationary_copy_length(long long span)
 {
-    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
-}
-template <>
-__device__ __forceinline__ float2 sample_of<float2>(const float4& v, int i)
-{
-    return i == 0 ? make_float2(v.x, v.y) : make_float2(v.z, v.w);
-}
-
-//! Samples a stationary block stages for `span` inputs: C copies, each shifted by one
-//! more sample and rounded up to whole 16-byte loads (the kernel's note).
-template <class S>
-__host__ __device__ constexpr int stationary_copy_length(int span)
-{
-    return (span + samples_per_load<S> - 1) / samples_per_load<S> * samples_per_load<S>;
+    return (span + per16<S>() - 1) / per16<S>() * per16<S>();
 }
 
 /*!
@@ -130,7 +113,7 @@ __global__ void __launch_bounds__(threads)
 {
     static_assert(GS == 1 || GS == 4 || GS == 8, "groups of 1, 4 or 8");
     static_assert(K == 1 || K == 2, "1 or 2 outputs a thread a round");
-    constexpr int C = samples_per_load<S>;
+    constexpr int C = per16<S>();
     static_assert(W % C == 0, "whole 16-byte loads of samples (and two halves)");
     constexpr float unit = 1.0f / (1u << arb_fraction_bits);
     constexpr unsigned long long mask = (1ull << arb_fraction_bits) - 1;
@@ -158,7 +141,7 @@ __global__ void __launch_bounds__(threads)
                        .p;
     // Copy c holds input lo + e + c at e: tile[c * copy_len + e].
     const int span = hi - lo + 1;
-    const int copy_len = stationary_copy_length<S>(span);
+    const int copy_len = static_cast<int>(stationary_copy_length<S>(span));
     // Eight loads in flight a thread: a block stages its span at the start, with
     // nothing else to hide device memory's latency behind.
     constexpr int in_flight = 8;
@@ -235,15 +218,14 @@ __global__ void __launch_bounds__(threads)
                 half[i][0] = half[i][1] = zero<S>();
 #pragma unroll
             for (int u0 = 0; u0 < W; u0 += C) {
-                const float4 v4 =
-                    *reinterpret_cast<const float4*>(base + (q - u0 - C + 1));
+                S v[C];
+                load_aligned<C>(v, base + (q - u0 - C + 1));
 #pragma unroll
                 for (int s = 0; s < C; ++s) {
                     const int u = u0 + C - 1 - s;
-                    const S v = sample_of<S>(v4, s);
 #pragma unroll
                     for (int i = 0; i < K; ++i)
-                        mac(half[i][u & 1], v, fmaf(a[i], dh[i][u], h[i][u]));
+                        mac(half[i][u & 1], v[s], fmaf(a[i], dh[i][u], h[i][u]));
                 }
             }
 #pragma unroll
