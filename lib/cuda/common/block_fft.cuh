@@ -20,6 +20,7 @@
 // stores (convolve() below does it for the round trip). Unscaled.
 
 #include "block_fft_plan.h"
+#include "device_math.cuh"
 #include <cuda_runtime.h>
 #include <type_traits>
 
@@ -31,10 +32,7 @@ namespace block_fft {
 __host__ __device__ constexpr int padded_size(int n) { return n + n / 16; }
 __device__ __forceinline__ int slot(int i) { return i + (i >> 4); }
 
-__device__ __forceinline__ float2 cmul(float2 a, float2 b)
-{
-    return make_float2(fmaf(a.x, b.x, -a.y * b.y), fmaf(a.x, b.y, a.y * b.x));
-}
+using cuda::cmul; // device_math.cuh
 __device__ __forceinline__ float2 conj(float2 a) { return make_float2(a.x, -a.y); }
 
 //! f(std::integral_constant<int, I>) for I in [Begin, End): the radix-R loops must see

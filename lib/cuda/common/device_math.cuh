@@ -101,6 +101,15 @@ __device__ __forceinline__ float2 add(float2 a, float2 b)
 {
     return make_float2(a.x + b.x, a.y + b.y);
 }
+//! a - b and a * b for complex samples.
+__device__ __forceinline__ float2 sub(float2 a, float2 b)
+{
+    return make_float2(a.x - b.x, a.y - b.y);
+}
+__device__ __forceinline__ float2 cmul(float2 a, float2 b)
+{
+    return make_float2(fmaf(a.x, b.x, -a.y * b.y), fmaf(a.x, b.y, a.y * b.x));
+}
 
 //! Items of T in 16 bytes (one float4 load).
 template <class T>

@@ -70,19 +70,6 @@ constexpr std::size_t smem_bytes(int threads)
     return sub_tap_chunk * sizeof(Tap) + (x > out ? x : out);
 }
 
-//! R taps from shared memory (all threads the same address: broadcast) as float4s.
-//! p is 16-byte aligned: it starts the (16-byte aligned) tap array or R taps after.
-template <int R, class Tap>
-__device__ __forceinline__ void load_taps(Tap (&h)[R], const Tap* p)
-{
-    static_assert((R * sizeof(Tap)) % 16 == 0, "taps are read as float4");
-    const float4* src = reinterpret_cast<const float4*>(p);
-    float4* dst = reinterpret_cast<float4*>(h);
-#pragma unroll
-    for (int i = 0; i < int(R * sizeof(Tap) / 16); ++i)
-        dst[i] = src[i];
-}
-
 template <int R, class X>
 __device__ __forceinline__ void load_group(X (&w)[R], const X* p)
 {
@@ -127,6 +114,9 @@ __device__ __forceinline__ void
 accumulate_chunk(Out (&acc)[R], const X* xs, const Tap* s_taps, int chunk)
 {
     X lo[R], hi[R];
+    // Taps: R from shared memory as float4s (device_math's load_aligned), every thread
+    // at the same address (a broadcast). hp starts the 16-byte aligned tap array or a
+    // multiple of R taps after it.
     alignas(16) Tap h[R];
     const int full = chunk / R;
     load_group(lo, xs);
@@ -135,17 +125,17 @@ accumulate_chunk(Out (&acc)[R], const X* xs, const Tap* s_taps, int chunk)
     int b = 0;
     for (; b + 2 <= full; b += 2) {
         load_group(hi, g);
-        load_taps(h, hp);
+        load_aligned(h, hp);
         mac_block<false>(acc, lo, hi, h, R);
         load_group(lo, g + (R + 1));
-        load_taps(h, hp + R);
+        load_aligned(h, hp + R);
         mac_block<false>(acc, hi, lo, h, R);
         g += 2 * (R + 1);
         hp += 2 * R;
     }
     if (b < full) {
         load_group(hi, g);
-        load_taps(h, hp);
+        load_aligned(h, hp);
         mac_block<false>(acc, lo, hi, h, R);
 #pragma unroll
         for (int i = 0; i < R; ++i)
@@ -155,7 +145,7 @@ accumulate_chunk(Out (&acc)[R], const X* xs, const Tap* s_taps, int chunk)
     }
     if (chunk % R) {
         load_group(hi, g);
-        load_taps(h, hp);
+        load_aligned(h, hp);
         mac_block<true>(acc, lo, hi, h, chunk % R);
     }
 }

@@ -157,7 +157,7 @@ __global__ void __launch_bounds__(max_threads)
     using X = compute_t<In>;
     extern __shared__ __align__(16) unsigned char smem[];
     // C*sizeof(Tap) is a multiple of R*sizeof(Tap), itself of 16: every tap row and
-    // the sample rows start 16-byte aligned (load_taps reads float4s).
+    // the sample rows start 16-byte aligned (load_aligned reads float4s).
     Tap* s_taps = reinterpret_cast<Tap*>(smem);
     X* s_x = reinterpret_cast<X*>(smem + std::size_t(sh.group) * sh.chunk * sizeof(Tap));
 

@@ -184,7 +184,7 @@ __global__ void __launch_bounds__(threads_for(E), min_blocks_for(E))
     const long long v_lo = ((u_first >> log2N) - T) * N - base;
     const long long v_hi =
         (((u_first + static_cast<long long>(rows - 1) * R) >> log2N) + 1) * N - base;
-    if (v_lo >= src.history_len && v_hi <= src.history_len + src.input_len)
+    if (src.in_input(v_lo, v_hi - v_lo))
         fir_block<N, TH>(direct_source<S>{ src.input, src.history_len },
                          buf,
                          rows,

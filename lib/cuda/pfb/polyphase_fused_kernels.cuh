@@ -27,29 +27,16 @@ __host__ __device__ constexpr int fused_pad(int i) { return i + (i >> 4); }
 //! 34 KB at 4096 samples.
 constexpr int fused_smem_bytes = fused_pad(fused_elems) * 8;
 
-__device__ __forceinline__ float2 cmul(float2 a, float2 b)
-{
-    return make_float2(fmaf(a.x, b.x, -a.y * b.y), fmaf(a.x, b.y, a.y * b.x));
-}
-__device__ __forceinline__ float2 cadd(float2 a, float2 b)
-{
-    return make_float2(a.x + b.x, a.y + b.y);
-}
-__device__ __forceinline__ float2 csub(float2 a, float2 b)
-{
-    return make_float2(a.x - b.x, a.y - b.y);
-}
-
 //! The radix-4 inverse DFT (exp(+j)) of a[0..3], in place.
 __device__ __forceinline__ void idft4(float2& a0, float2& a1, float2& a2, float2& a3)
 {
-    const float2 t0 = cadd(a0, a2), t1 = csub(a0, a2), t2 = cadd(a1, a3);
-    const float2 d13 = csub(a1, a3);
+    const float2 t0 = add(a0, a2), t1 = sub(a0, a2), t2 = add(a1, a3);
+    const float2 d13 = sub(a1, a3);
     const float2 t3 = make_float2(-d13.y, d13.x); // i (a1 - a3)
-    a0 = cadd(t0, t2);
-    a1 = cadd(t1, t3);
-    a2 = csub(t0, t2);
-    a3 = csub(t1, t3);
+    a0 = add(t0, t2);
+    a1 = add(t1, t3);
+    a2 = sub(t0, t2);
+    a3 = sub(t1, t3);
 }
 
 //! The inverse DFT of x[0..RADIX-1] in place, RADIX 2, 4 or 16 (16 = 4 x 4: DFT-4s
@@ -60,8 +47,8 @@ __device__ __forceinline__ void idft(float2* x)
 {
     if (RADIX == 2) {
         const float2 a = x[0], b = x[1];
-        x[0] = cadd(a, b);
-        x[1] = csub(a, b);
+        x[0] = add(a, b);
+        x[1] = sub(a, b);
     } else if (RADIX == 4) {
         idft4(x[0], x[1], x[2], x[3]);
     } else {

@@ -35,6 +35,13 @@ struct source {
         v -= history_len;
         return v < input_len ? to_complex(input[v]) : make_float2(0.0f, 0.0f);
     }
+
+    //! Whether v in [first, first + n) all lie in the new samples (as
+    //! history_then_input::in_input): a kernel then reads them without the tests above.
+    __device__ __forceinline__ bool in_input(long long first, long long n) const
+    {
+        return first >= history_len && first + n <= history_len + input_len;
+    }
 };
 
 using namespace pfb_shape;
