@@ -146,22 +146,20 @@ bool launch_stationary_steps(const launch_args<S>& g,
 constexpr unsigned long long stationary_smem_limit = 96 * 1024;
 
 /*!
- * resample_stationary where it applies: the closed form (exact), a round of L
- * outputs that keep their arms (L*D near a multiple of N arms: reloads rare), the
- * taps and the group's spread in at most 64 steps (24 with 2 outputs a thread), the
- * block's inputs in shared memory. G: threads reading one sample (1, 4 or 8), K:
- * outputs a thread a round (1 or 2). True when launched.
+ * The stationary kernel's round shape (arb_stationary_shape) for G threads reading one
+ * sample (1, 4 or 8) and K outputs a thread a round (1 or 2): a round of L outputs
+ * that keep their arms (L*D near a multiple of N arms: reloads rare), the taps and the
+ * group's spread in at most 64 steps (24 with 2 outputs a thread). `want` names what
+ * it is for; its L stays 0 where the kernel does not apply.
  */
-template <class S>
-bool launch_stationary(const launch_args<S>& g, int G, int K)
+arb_stationary_shape stationary_shape_for(const arb_rate& rate, arb_stationary_shape want)
 {
-    if (!g.exact)
-        return false;
-    using u128 = unsigned __int128;
-    const unsigned long long N = g.rate.int_rate;
+    const unsigned long long N = want.N;
+    const int G = want.G, K = want.K;
     const unsigned long long one = 1ull << arb_fraction_bits;
     const unsigned long long NU = N * one;
-    const u128 D = static_cast<u128>(g.rule.dec) * one + g.rule.F;
+    using u128 = unsigned __int128;
+    const u128 D = static_cast<u128>(want.dec) * one + want.F;
     // L outputs a round: each round a thread's arm drifts by dist arms, and a warp
     // reloads its taps about 32 K dist times a round (more with groups), a reload
     // costing about two rounds; with idle threads and a round's overhead.
@@ -184,13 +182,36 @@ bool launch_stationary(const launch_args<S>& g, int G, int K)
         }
     }
     if (best_cost > 2.0)
-        return false;
-    const long long L = best_L;
-    const unsigned block = static_cast<unsigned>((L / K + 31) / 32 * 32);
-    const int omax = G * K > 1 ? static_cast<int>(reach(g.rate, G * K)) : 0;
-    const int steps = stationary_steps(g.taps_per_arm + omax, K);
+        return want;
+    const int omax = G * K > 1 ? static_cast<int>(reach(rate, G * K)) : 0;
+    const int steps = stationary_steps(want.taps + omax, K);
     if (!steps)
+        return want;
+    arb_stationary_shape shape = want;
+    shape.L = best_L;
+    shape.block = static_cast<unsigned>((best_L / K + 31) / 32 * 32);
+    shape.steps = steps;
+    shape.smem_limit = std::min<unsigned long long>(
+        stationary_smem_limit, current_device_shared_memory_per_block());
+    return shape;
+}
+
+/*!
+ * resample_stationary where it applies: the closed form (exact) and a round shape
+ * (stationary_shape_for), the block's inputs in shared memory. True when launched.
+ */
+template <class S>
+bool launch_stationary(const launch_args<S>& g, const arb_stationary_shape& shape)
+{
+    if (!g.exact || !shape.L)
         return false;
+    using u128 = unsigned __int128;
+    const unsigned long long one = 1ull << arb_fraction_bits;
+    const unsigned long long NU = shape.N * one;
+    const u128 D = static_cast<u128>(g.rule.dec) * one + g.rule.F;
+    const long long L = shape.L;
+    const unsigned block = shape.block;
+    const int steps = shape.steps, G = shape.G, K = shape.K;
     // Rounds: about 2048 blocks, at most 64 rounds a block, and the block's inputs
     // for all its rounds in shared memory (from `steps` - 1 before the first output's).
     long long R = std::min(64LL, std::max(1LL, (g.count + L * 2048 - 1) / (L * 2048)));
@@ -207,8 +228,7 @@ bool launch_stationary(const launch_args<S>& g, int G, int K)
                    static_cast<long long>(span(rounds)))) *
                16ull;
     };
-    const unsigned long long limit = std::min<unsigned long long>(
-        stationary_smem_limit, current_device_shared_memory_per_block());
+    const unsigned long long limit = shape.smem_limit;
     const unsigned long long budget =
         std::min(limit, stationary_smem_limit * block / arb_kernels::threads);
     while (R > 1 && smem_of(R) > budget)
@@ -425,8 +445,16 @@ std::size_t pfb_arb_resampler_engine<T>::process(const void* const* in,
             !d_outputs_per_thread &&
             (d_arm_group > 0 || (d_arm_group == 0 && rate.dec_rate < rate.int_rate));
         const int group = d_arm_group > 0 ? d_arm_group : (sizeof(S) == 8 ? 1 : 4);
-        if (stationary &&
-            launch_stationary(args, group, d_arm_outputs ? d_arm_outputs : 1)) {
+        arb_stationary_shape want;
+        want.N = rate.int_rate;
+        want.dec = rule.dec;
+        want.F = rule.F;
+        want.taps = d_taps_per_filter;
+        want.G = group;
+        want.K = d_arm_outputs ? d_arm_outputs : 1;
+        if (stationary && exact && !d_stationary.made_for(want))
+            d_stationary = stationary_shape_for(rate, want);
+        if (stationary && launch_stationary(args, d_stationary)) {
             d_launched_per_thread = 1;
             d_launched_kernel = "stationary";
         } else {

@@ -18,6 +18,30 @@ namespace gpufilter {
 namespace cuda {
 
 /*!
+ * The stationary kernel's round shape for one rate, taps and group (the engine's
+ * .cu chooses it): L outputs a round in blocks of `block` threads, a walk of `steps`
+ * taps, and the shared memory the device lets a block opt in to. It does not depend
+ * on the call, so an engine keeps it until what it was made for changes. L = 0: the
+ * kernel does not apply.
+ */
+struct arb_stationary_shape {
+    // What it was made for.
+    unsigned long long N = 0, dec = 0, F = 0;
+    int taps = 0, G = 0, K = 0;
+    // The shape.
+    long long L = 0;
+    unsigned block = 0;
+    int steps = 0;
+    unsigned long long smem_limit = 0;
+
+    bool made_for(const arb_stationary_shape& o) const
+    {
+        return N == o.N && dec == o.dec && F == o.F && taps == o.taps && G == o.G &&
+               K == o.K;
+    }
+};
+
+/*!
  * \brief Polyphase arbitrary resampler on device-resident samples: gr-filter 3.10's
  * gr::filter::kernel::pfb_arb_resampler_ccf (T = complex) or _fff (T = float).
  *
@@ -155,6 +179,7 @@ private:
     int d_arm_group = 0;
     int d_arm_outputs = 0;
     const char* d_launched_kernel = "";
+    arb_stationary_shape d_stationary; // the last rate's, reused while it holds
     // output_count(n) memo: the block and the host_stream ask for it before process()
     // runs; every n in [d_memo_lo, d_memo_hi] gives d_memo_count.
     mutable std::size_t d_memo_lo = 0, d_memo_hi = 0, d_memo_count = 0;
