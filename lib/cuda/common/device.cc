@@ -70,6 +70,32 @@ std::size_t current_device_shared_memory_per_block()
     return static_cast<std::size_t>(bytes);
 }
 
+std::size_t current_device_shared_memory_per_multiprocessor()
+{
+    int device = 0, bytes = 0;
+    GPUFILTER_CHECK(cudaGetDevice(&device));
+    GPUFILTER_CHECK(cudaDeviceGetAttribute(
+        &bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+    return static_cast<std::size_t>(bytes);
+}
+
+std::size_t current_device_reserved_shared_memory_per_block()
+{
+    int device = 0, bytes = 0;
+    GPUFILTER_CHECK(cudaGetDevice(&device));
+    GPUFILTER_CHECK(
+        cudaDeviceGetAttribute(&bytes, cudaDevAttrReservedSharedMemoryPerBlock, device));
+    return static_cast<std::size_t>(bytes);
+}
+
+int current_device_multiprocessors()
+{
+    int device = 0, sms = 0;
+    GPUFILTER_CHECK(cudaGetDevice(&device));
+    GPUFILTER_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return sms;
+}
+
 int current_device_arch()
 {
     int device = 0, major = 0, minor = 0;

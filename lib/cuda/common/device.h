@@ -30,6 +30,13 @@ int current_device_arch();
 //! (227 KB on sm_90, 99 KB on sm_86 and sm_89, 64 KB on sm_75): what decides which
 //! block FFT sizes a kernel can run there.
 std::size_t current_device_shared_memory_per_block();
+//! Shared memory one multiprocessor of the current device holds for all its blocks,
+//! and what the device keeps of it for each block (cudaDevAttrReservedSharedMemory-
+//! PerBlock).
+std::size_t current_device_shared_memory_per_multiprocessor();
+std::size_t current_device_reserved_shared_memory_per_block();
+//! The current device's multiprocessors (132 on an H100 SXM).
+int current_device_multiprocessors();
 
 } // namespace cuda
 } // namespace gpufilter

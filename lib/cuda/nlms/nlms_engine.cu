@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "../common/device.h"
 #include "../common/kernel_attributes.h"
 #include "nlms_engine.h"
 #include "nlms_kernels.cuh"
@@ -15,10 +16,7 @@ nlms_shape checked_shape(const nlms_tuning& tuning, int ntaps, int nfilters)
 {
     check_nlms_tuning(tuning);
     nlms_shape_for(tuning, ntaps); // ntaps checked before the GPU is asked
-    int device = 0, sms = 0;
-    GPUFILTER_CHECK(cudaGetDevice(&device));
-    GPUFILTER_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    return nlms_shape_for(tuning, ntaps, nfilters, sms);
+    return nlms_shape_for(tuning, ntaps, nfilters, current_device_multiprocessors());
 }
 
 template <int K, bool Short = false>

@@ -140,7 +140,12 @@ private:
 
     pfb_tuning d_tuning;
     bool d_fused = false;
-    int d_block_samples = 0;          // fused: a block's samples (pfb_fused_block)
+    int d_block_samples = 0;  // fused: a block's samples (pfb_fused_block)
+    bool d_copy_taps = false; // fused: blocks copy the taps to shared memory
+    // fused: the device's shared memory, a block's most, a multiprocessor's, and
+    // what it keeps for each block
+    std::size_t d_shared_per_block = 0, d_shared_per_sm = 0, d_shared_reserved = 0;
+    int d_multiprocessors = 0;        // fused: the device's
     device_buffer<complex> d_twiddle; // fused: block_fft_twiddles({N, true})
 };
 

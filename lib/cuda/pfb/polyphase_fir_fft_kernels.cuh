@@ -45,6 +45,17 @@ struct direct_source {
 
 constexpr int tap_chunk = 8; // taps whose loads are issued together
 
+//! The branch taps (tap k of branch f at f + k*N) where the FIR reads them: device
+//! memory through the read-only cache, or the block's copy in shared memory.
+struct device_taps {
+    const float* taps;
+    __device__ __forceinline__ float operator[](int i) const { return __ldg(taps + i); }
+};
+struct shared_taps {
+    const float* taps;
+    __device__ __forceinline__ float operator[](int i) const { return taps[i]; }
+};
+
 /*!
  * The FIR of the block's `rows` steps into buf (block_fft slot layout), conjugated
  * for the inverse transform: branch outputs of step t at point t*N + p,
@@ -57,14 +68,14 @@ constexpr int tap_chunk = 8; // taps whose loads are issued together
  * multiply-adds. Taps go in chunks of tap_chunk whose loads are issued together, so
  * a thread keeps a dozen loads in flight rather than one.
  */
-template <int N, int W, int TH, class L>
+template <int N, int W, int TH, class L, class Taps>
 __device__ __forceinline__ void fir_rows(const L& x,
                                          float2* buf,
                                          int rows,
                                          int os,
                                          int R,
                                          int T,
-                                         const float* __restrict__ branch_taps,
+                                         const Taps& branch_taps,
                                          int base,
                                          long long u_first)
 {
@@ -82,7 +93,7 @@ __device__ __forceinline__ void fir_rows(const L& x,
         const long long a = u0 >> log2N;
         const int b = static_cast<int>(u0 & mask);
         const int wrap = j > b ? 1 : 0;
-        const float* h = branch_taps + (b - j + wrap * N);
+        const int h = b - j + wrap * N; // tap k of this branch: h + k*N
         const long long v = (a - wrap) * N + j - base;
         float2 acc[W];
 #pragma unroll
@@ -100,7 +111,7 @@ __device__ __forceinline__ void fir_rows(const L& x,
                                        : make_float2(0.0f, 0.0f);
 #pragma unroll
             for (int kk = 0; kk < C; ++kk)
-                hs[kk] = kk < kc ? __ldg(h + static_cast<long long>(k0 + kk) * N) : 0.0f;
+                hs[kk] = kk < kc ? branch_taps[h + (k0 + kk) * N] : 0.0f;
 #pragma unroll
             for (int kk = 0; kk < C; ++kk)
 #pragma unroll
@@ -117,24 +128,31 @@ __device__ __forceinline__ void fir_rows(const L& x,
     }
 }
 
-//! fir_rows with the longest window the block's steps allow: W steps of each residue
-//! modulo os = N / R must lie in the block (os 0 where R does not divide N).
-template <int N, int TH, class L>
+//! The steps W of fir_rows' window: the most (4, 2 or 1) of each residue modulo
+//! os = N / R that a block's `rows` steps hold (os 0 where R does not divide N: 1).
+__host__ __device__ constexpr int window_steps(int rows, int os)
+{
+    return os == 0 ? 1 : rows % (4 * os) == 0 ? 4 : rows % (2 * os) == 0 ? 2 : 1;
+}
+
+//! fir_rows with the longest window the block's steps allow (window_steps).
+template <int N, int TH, class L, class Taps>
 __device__ __forceinline__ void fir_block(const L& x,
                                           float2* buf,
                                           int rows,
                                           int os,
                                           int R,
                                           int T,
-                                          const float* __restrict__ branch_taps,
+                                          const Taps& branch_taps,
                                           int base,
                                           long long u_first)
 {
+    const int W = window_steps(rows, os);
     if (os == 0) // R does not divide N: a branch's steps are rows apart
         fir_rows<N, 1, TH>(x, buf, rows, 1, R, T, branch_taps, base, u_first);
-    else if (rows % (4 * os) == 0)
+    else if (W == 4)
         fir_rows<N, 4, TH>(x, buf, rows, os, R, T, branch_taps, base, u_first);
-    else if (rows % (2 * os) == 0)
+    else if (W == 2)
         fir_rows<N, 2, TH>(x, buf, rows, os, R, T, branch_taps, base, u_first);
     else
         fir_rows<N, 1, TH>(x, buf, rows, os, R, T, branch_taps, base, u_first);
@@ -145,14 +163,19 @@ __device__ __forceinline__ void fir_block(const L& x,
  * [b*rows, b*rows + rows) of the launch, rows = E / N, from the launch origin
  * (v_first, base) of polyphase_bank::origin, R input samples a step.
  *
- * 1. FIR into shared memory (fir_block), every row of the block, conjugated.
+ * 1. FIR into shared memory (fir_block), every row of the block, conjugated; with
+ *    SharedTaps, from a copy of the bank's taps in shared memory behind the rows
+ *    (shared_taps_fit), else from device memory. A FIR item waits on its tap and
+ *    sample loads together; the multiply-adds waiting on taps from L2 were the
+ *    oversampled channelizer's most sampled stalls (1024 channels, os 2, 8 taps:
+ *    69 -> 76-77 GS/s on an H100 with the copy).
  * 2. The block FFT's stages (plan {N, small first}, `rows` transforms a block) in
  *    shared memory, but the last, which stores straight to the output (from 64
  *    channels up: consecutive threads on consecutive channels): conjugated, the
  *    unscaled inverse transform (exp(+j)) as gr-fft's fft_complex_rev.
  *    out[(b*rows + t)*N + c] for the block's valid steps t.
  */
-template <int N, int E, class S>
+template <int N, int E, class S, bool SharedTaps>
 __global__ void __launch_bounds__(threads_for(E), min_blocks_for(E))
     fir_fft(pfb_kernels::source<S> src,
             int R,
@@ -184,18 +207,33 @@ __global__ void __launch_bounds__(threads_for(E), min_blocks_for(E))
     const long long v_lo = ((u_first >> log2N) - T) * N - base;
     const long long v_hi =
         (((u_first + static_cast<long long>(rows - 1) * R) >> log2N) + 1) * N - base;
-    if (src.in_input(v_lo, v_hi - v_lo))
-        fir_block<N, TH>(direct_source<S>{ src.input, src.history_len },
-                         buf,
-                         rows,
-                         os,
-                         R,
-                         T,
-                         branch_taps,
-                         base,
-                         u_first);
-    else
-        fir_block<N, TH>(src, buf, rows, os, R, T, branch_taps, base, u_first);
+    auto fir = [&](const auto& taps) {
+        if (src.in_input(v_lo, v_hi - v_lo))
+            fir_block<N, TH>(direct_source<S>{ src.input, src.history_len },
+                             buf,
+                             rows,
+                             os,
+                             R,
+                             T,
+                             taps,
+                             base,
+                             u_first);
+        else
+            fir_block<N, TH>(src, buf, rows, os, R, T, taps, base, u_first);
+    };
+    if constexpr (SharedTaps) {
+        // The whole bank, N*T taps (N*T a multiple of 4 from 512 channels up), copied
+        // once a block: the FIR's tap loads then wait on shared memory, not on L2.
+        float* s_taps = reinterpret_cast<float*>(buf + bf::padded_size(E));
+        const float4* from = reinterpret_cast<const float4*>(branch_taps);
+        float4* to = reinterpret_cast<float4*>(s_taps);
+        for (int i = threadIdx.x; i < N / 4 * T; i += TH)
+            to[i] = __ldg(from + i);
+        __syncthreads();
+        fir(shared_taps{ s_taps });
+    } else {
+        fir(device_taps{ branch_taps });
+    }
     __syncthreads();
 
     bf::run_stages<N, true, TH, 0, S_ - 1, rows>(buf, twiddles);
@@ -237,6 +275,43 @@ inline bool has_block(int N, int E)
     return E == 4096 || (N >= 512 && N <= E && (E == 8192 || E == 16384));
 }
 
+/*!
+ * Whether blocks of E samples for N channels may copy the bank's taps into shared
+ * memory: from 512 channels up, with two blocks or more a multiprocessor (one block
+ * has no other to run while it copies: 4096 channels x 4 taps fell from 117 to 104
+ * GS/s on an H100).
+ */
+__host__ __device__ constexpr bool can_copy_taps(int N, int E)
+{
+    return N >= 512 && min_blocks_for(E) >= 2;
+}
+
+/*!
+ * Whether they do, for R input samples a step and T taps a branch (measured on an
+ * H100, GS/s of input, vector layout): where a block would read each tap twice or
+ * more (its rows / window_steps windows a column; 1024 channels os 2 at 8 taps, 69 ->
+ * 76; 512 channels os 2, 80 -> 85; once, 1024 channels os 1 x 4 taps, it was 2%
+ * slower), with 8 taps a branch or more (at 4 taps the copy gained nothing), and the
+ * copy leaves a multiprocessor the blocks its registers allow (min_blocks_for):
+ * `per_sm` bytes of shared memory, `reserved` of them kept for each block, `per_block`
+ * at most a block.
+ */
+inline bool shared_taps_fit(int N,
+                            int E,
+                            int R,
+                            int T,
+                            std::size_t per_sm,
+                            std::size_t reserved,
+                            std::size_t per_block)
+{
+    const int rows = E / N;
+    const int os = N % R == 0 ? N / R : 0;
+    if (!can_copy_taps(N, E) || T < 8 || rows / window_steps(rows, os) < 2)
+        return false;
+    const std::size_t bytes = shared_bytes(E) + static_cast<std::size_t>(N) * T * 4;
+    return bytes <= per_block && min_blocks_for(E) * (bytes + reserved) <= per_sm;
+}
+
 template <int N, int E, class S>
 void launch_shape(pfb_kernels::source<S> src,
                   int R,
@@ -248,10 +323,15 @@ void launch_shape(pfb_kernels::source<S> src,
                   long long nsteps,
                   float2* out,
                   unsigned blocks,
+                  bool copy_taps,
                   cudaStream_t stream)
 {
-    auto* kernel = fir_fft<N, E, S>;
-    const std::size_t bytes = shared_bytes(E);
+    constexpr bool can_copy = can_copy_taps(N, E); // fewer kernels to build
+    auto* kernel =
+        can_copy && copy_taps ? fir_fft<N, E, S, can_copy> : fir_fft<N, E, S, false>;
+    const std::size_t bytes =
+        shared_bytes(E) +
+        (can_copy && copy_taps ? static_cast<std::size_t>(N) * T * sizeof(float) : 0);
     if (bytes > 48 * 1024) // past the default 48 KB a kernel opts in
         allow_dynamic_shared_memory(kernel, bytes);
     kernel<<<blocks, threads_for(E), bytes, stream>>>(
