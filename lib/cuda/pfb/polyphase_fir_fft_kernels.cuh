@@ -279,11 +279,15 @@ inline bool has_block(int N, int E)
  * Whether blocks of E samples for N channels may copy the bank's taps into shared
  * memory: from 512 channels up, with two blocks or more a multiprocessor (one block
  * has no other to run while it copies: 4096 channels x 4 taps fell from 117 to 104
- * GS/s on an H100).
+ * GS/s on an H100), where 8 taps a branch fit beside the rows in the 228 KB of the
+ * largest multiprocessors (512 channels, 1024 in blocks of 8192: the only kernels
+ * built with the copy).
  */
 __host__ __device__ constexpr bool can_copy_taps(int N, int E)
 {
-    return N >= 512 && min_blocks_for(E) >= 2;
+    return N >= 512 && min_blocks_for(E) >= 2 &&
+           min_blocks_for(E) * (block_fft::padded_size(E) * 8 + N * 8 * 4 + 1024) <=
+               228 * 1024;
 }
 
 /*!
