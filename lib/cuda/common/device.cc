@@ -24,6 +24,16 @@ bool driver_loadable()
     dlclose(lib);
     return true;
 }
+
+//! An attribute of the current device (cudaDeviceGetAttribute), throwing with CUDA's
+//! message where the runtime fails.
+int current_device_attribute(cudaDeviceAttr attribute)
+{
+    int device = 0, value = 0;
+    GPUFILTER_CHECK(cudaGetDevice(&device));
+    GPUFILTER_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
+    return value;
+}
 } // namespace
 
 int device_count(std::string* why_none)
@@ -63,37 +73,25 @@ std::size_t device_free_memory(int device)
 
 std::size_t current_device_shared_memory_per_block()
 {
-    int device = 0, bytes = 0;
-    GPUFILTER_CHECK(cudaGetDevice(&device));
-    GPUFILTER_CHECK(
-        cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    return static_cast<std::size_t>(bytes);
+    return static_cast<std::size_t>(
+        current_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
 }
 
 std::size_t current_device_shared_memory_per_multiprocessor()
 {
-    int device = 0, bytes = 0;
-    GPUFILTER_CHECK(cudaGetDevice(&device));
-    GPUFILTER_CHECK(cudaDeviceGetAttribute(
-        &bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
-    return static_cast<std::size_t>(bytes);
+    return static_cast<std::size_t>(
+        current_device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor));
 }
 
 std::size_t current_device_reserved_shared_memory_per_block()
 {
-    int device = 0, bytes = 0;
-    GPUFILTER_CHECK(cudaGetDevice(&device));
-    GPUFILTER_CHECK(
-        cudaDeviceGetAttribute(&bytes, cudaDevAttrReservedSharedMemoryPerBlock, device));
-    return static_cast<std::size_t>(bytes);
+    return static_cast<std::size_t>(
+        current_device_attribute(cudaDevAttrReservedSharedMemoryPerBlock));
 }
 
 int current_device_multiprocessors()
 {
-    int device = 0, sms = 0;
-    GPUFILTER_CHECK(cudaGetDevice(&device));
-    GPUFILTER_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    return sms;
+    return current_device_attribute(cudaDevAttrMultiProcessorCount);
 }
 
 int current_device_arch()
