@@ -55,7 +55,9 @@ struct fused_args {
     int base;
     long long nsteps;
     float2* out;
-    bool copy_taps; // pfb_fir_fft::shared_taps_fit
+    // Launches of this many blocks or more copy the taps to shared memory (0: none;
+    // pfb_fir_fft::shared_taps_fit).
+    long long copy_taps_from;
     cudaStream_t stream;
 };
 
@@ -66,6 +68,7 @@ void launch_fused(pfb_kernels::source<S> src, const fused_args& a)
     const long long blocks = (a.nsteps + rows - 1) / rows;
     if (blocks > 0x7fffffffLL)
         throw std::logic_error("polyphase_bank::filter_fft: grid too large");
+    const bool copy_taps = a.copy_taps_from > 0 && blocks >= a.copy_taps_from;
     pfb_fir_fft::launch_shape<N, E>(src,
                                     a.R,
                                     a.T,
@@ -76,7 +79,7 @@ void launch_fused(pfb_kernels::source<S> src, const fused_args& a)
                                     a.nsteps,
                                     a.out,
                                     static_cast<unsigned>(blocks),
-                                    a.copy_taps,
+                                    copy_taps,
                                     a.stream);
 }
 
@@ -287,11 +290,10 @@ void polyphase_bank<In>::filter_fft(const In* d_in,
     // The taps' copy only where a launch fills every multiprocessor with the blocks it
     // holds: alone on one, a block waits for its copy with nothing to run meanwhile
     // (the streams layout's chunks of 2^21 samples: 3 to 6% slower with it).
-    const long long blocks =
-        (static_cast<long long>(count) * d_n + d_block_samples - 1) / d_block_samples;
-    const bool copy_taps =
-        d_copy_taps && blocks >= static_cast<long long>(d_multiprocessors) *
-                                     pfb_fir_fft::min_blocks_for(d_block_samples);
+    const long long copy_taps_from =
+        d_copy_taps ? static_cast<long long>(d_multiprocessors) *
+                          pfb_fir_fft::min_blocks_for(d_block_samples)
+                    : 0;
     const fused_args a{ d_rate,
                         d_taps_per_filter,
                         d_branch.get(),
@@ -300,7 +302,7 @@ void polyphase_bank<In>::filter_fft(const In* d_in,
                         base,
                         static_cast<long long>(count),
                         reinterpret_cast<float2*>(dst),
-                        copy_taps,
+                        copy_taps_from,
                         stream };
     launch_fused(d_n,
                  d_block_samples,

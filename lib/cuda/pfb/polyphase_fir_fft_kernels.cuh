@@ -275,6 +275,9 @@ inline bool has_block(int N, int E)
     return E == 4096 || (N >= 512 && N <= E && (E == 8192 || E == 16384));
 }
 
+//! Taps a branch from which blocks copy them (at 4 the copy gained nothing).
+constexpr int copy_min_taps = 8;
+
 /*!
  * Whether blocks of E samples for N channels may copy the bank's taps into shared
  * memory: from 512 channels up, with two blocks or more a multiprocessor (one block
@@ -286,7 +289,8 @@ inline bool has_block(int N, int E)
 __host__ __device__ constexpr bool can_copy_taps(int N, int E)
 {
     return N >= 512 && min_blocks_for(E) >= 2 &&
-           min_blocks_for(E) * (block_fft::padded_size(E) * 8 + N * 8 * 4 + 1024) <=
+           min_blocks_for(E) *
+                   (block_fft::padded_size(E) * 8 + N * copy_min_taps * 4 + 1024) <=
                228 * 1024;
 }
 
@@ -310,7 +314,7 @@ inline bool shared_taps_fit(int N,
 {
     const int rows = E / N;
     const int os = N % R == 0 ? N / R : 0;
-    if (!can_copy_taps(N, E) || T < 8 || rows / window_steps(rows, os) < 2)
+    if (!can_copy_taps(N, E) || T < copy_min_taps || rows / window_steps(rows, os) < 2)
         return false;
     const std::size_t bytes = shared_bytes(E) + static_cast<std::size_t>(N) * T * 4;
     return bytes <= per_block && min_blocks_for(E) * (bytes + reserved) <= per_sm;
