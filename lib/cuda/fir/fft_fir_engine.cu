@@ -322,6 +322,8 @@ void fft_fir_engine<In, Tap>::set_taps(const std::vector<Tap>& taps, cudaStream_
     }
     const std::size_t new_len = taps.size() - 1;
     d_taps = taps;
+    const bool new_path = d_plans.empty() || size != d_fft_size ||
+                          partitions != d_partitions;
     if (d_plans.empty() || size != d_fft_size)
         make_plans(size, stream);
     if (partitions != d_partitions) {
@@ -339,12 +341,15 @@ void fft_fir_engine<In, Tap>::set_taps(const std::vector<Tap>& taps, cudaStream_
     // them puts every segment's first kept output at the same place (see the kernels).
     const int advance =
         d_partitions ? 0 : static_cast<int>((d_fft_size - new_len) / D * D);
-    const bool replan = advance != d_advance || d_direct_plans.empty();
+    const bool replan = !d_fused && !d_partitions &&
+                        (advance != d_advance || d_direct_plans.empty());
     d_advance = advance;
-    if (!d_fused && !d_partitions && replan)
+    if (replan)
         make_direct_plans(stream);
     upload_spectrum(stream);
     d_state.resize_history(new_len, stream);
+    if (new_path || replan)
+        load_kernels(stream);
 }
 
 template <class In, class Tap>
@@ -498,45 +503,75 @@ std::size_t fft_fir_engine<In, Tap>::process(const In* d_in,
                                              cudaStream_t stream)
 {
     const std::size_t noutputs = d_state.output_count(n);
-    if (noutputs) {
-        const auto src = history_view(d_state, d_in, n);
-        const long long N = d_fft_size;
-        const long long H = static_cast<long long>(d_state.history_len());
-        const auto nout = static_cast<long long>(noutputs);
-        const auto first = static_cast<long long>(d_state.phase());
-        const auto out = reinterpret_cast<device_t<out_type>*>(d_out);
-        if (d_partitions) { // blocks of fft_size / 2, no segment advance
-            run_partitioned(src, first, nout, out, stream);
-            d_state.advance(d_in, n, stream);
-            return noutputs;
-        }
-        const long long L = d_advance;
-        const long long Q = L / d_state.decimation();
-        const long long segments = (nout + Q - 1) / Q;
-        if (d_fused) {
-            run_fused(src, first, segments, nout, out, stream);
-            d_state.advance(d_in, n, stream);
-            return noutputs;
-        }
-
-        // Segments that start in the history, or run past the input, are built by a
-        // kernel; those in between (all but a few of a long call) are read in place
-        // when the input is complex. Segment s covers virtual [first + s*L, + N);
-        // the input is virtual [H, H + n).
-        long long head = 0, tail = 0;
-        if (is_complex_v<In> && !d_direct_plans.empty()) {
-            head = first >= H ? 0 : (H - first + L - 1) / L;
-            const long long room = H + static_cast<long long>(n) - N - first;
-            tail = room < 0 ? 0 : room / L + 1; // segments [0, tail) end inside it
-            head = std::min(head, segments);
-            tail = std::max(head, std::min(tail, segments));
-        }
-        run_segments(src, d_in, 0, head, false, out, stream);
-        run_segments(src, d_in, head, tail, true, out, stream);
-        run_segments(src, d_in, tail, segments, false, out, stream);
-    }
+    if (noutputs)
+        filter(history_view(d_state, d_in, n),
+               d_in,
+               static_cast<long long>(d_state.phase()),
+               static_cast<long long>(noutputs),
+               d_out,
+               stream);
     d_state.advance(d_in, n, stream);
     return noutputs;
+}
+
+template <class In, class Tap>
+template <class Src>
+void fft_fir_engine<In, Tap>::filter(const Src& src,
+                                     const In* d_in,
+                                     long long first,
+                                     long long nout,
+                                     out_type* d_out,
+                                     cudaStream_t stream)
+{
+    const long long N = d_fft_size;
+    const long long H = static_cast<long long>(d_state.history_len());
+    const auto n = static_cast<long long>(src.input_len);
+    const auto out = reinterpret_cast<device_t<out_type>*>(d_out);
+    if (d_partitions) // blocks of fft_size / 2, no segment advance
+        return run_partitioned(src, first, nout, out, stream);
+    const long long L = d_advance;
+    const long long Q = L / d_state.decimation();
+    const long long segments = (nout + Q - 1) / Q;
+    if (d_fused)
+        return run_fused(src, first, segments, nout, out, stream);
+
+    // Segments that start in the history, or run past the input, are built by a
+    // kernel; those in between (all but a few of a long call) are read in place
+    // when the input is complex. Segment s covers virtual [first + s*L, + N);
+    // the input is virtual [H, H + n).
+    long long head = 0, tail = 0;
+    if (is_complex_v<In> && !d_direct_plans.empty()) {
+        head = first >= H ? 0 : (H - first + L - 1) / L;
+        const long long room = H + n - N - first;
+        tail = room < 0 ? 0 : room / L + 1; // segments [0, tail) end inside it
+        head = std::min(head, segments);
+        tail = std::max(head, std::min(tail, segments));
+    }
+    run_segments(src, d_in, 0, head, false, out, stream);
+    run_segments(src, d_in, head, tail, true, out, stream);
+    run_segments(src, d_in, tail, segments, false, out, stream);
+}
+
+template <class In, class Tap>
+void fft_fir_engine<In, Tap>::load_kernels(cudaStream_t stream)
+{
+    // CUDA loads a kernel onto the GPU the first time it runs (lazy loading), and the
+    // block FFT kernels take tens of milliseconds to load: a block's first work() on
+    // a live stream would answer that much later. One segment's filter of zeros,
+    // beside the stream's state, loads this path's kernels here instead.
+    const std::size_t H = d_state.history_len();
+    const auto n = static_cast<std::size_t>(d_fft_size);
+    const std::size_t nout = (n - 1) / static_cast<std::size_t>(d_state.decimation()) + 1;
+    device_buffer<In> zeros(H + n);
+    device_buffer<out_type> out(nout);
+    GPUFILTER_CHECK(cudaMemsetAsync(zeros.get(), 0, zeros.size() * sizeof(In), stream));
+    filter(history_view(zeros.get(), H, zeros.get() + H, n),
+           zeros.get() + H,
+           0,
+           static_cast<long long>(nout),
+           out.get(),
+           stream);
+    GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // the buffers die on return
 }
 
 #define GPUFILTER_INSTANTIATE_ENGINE(In, Tap) template class fft_fir_engine<In, Tap>;

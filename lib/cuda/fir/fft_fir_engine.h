@@ -30,7 +30,8 @@ namespace cuda {
  *
  * process() never allocates and never creates plans: the FFT plans (one per batch
  * count, sharing one work area) and buffers are made by the constructor, and again by
- * set_taps only when new taps need a larger fft_size.
+ * set_taps only when new taps need a larger fft_size. Both also run the new path's
+ * kernels once on zeros, so that loading them does not delay the first call.
  *
  * All work is queued on the stream passed in; the caller orders calls on one stream.
  */
@@ -134,6 +135,18 @@ private:
     void upload_spectrum(cudaStream_t stream);
     //! The cluster kernel's spectrum, each block's bins in a row of their own.
     void spectrum_by_block(cudaStream_t stream);
+    //! Runs the path's kernels once on zeros, outside the stream's state, so that
+    //! CUDA loads them now rather than on the first call (see the .cu). Synchronizes.
+    void load_kernels(cudaStream_t stream);
+    //! Queues the filter of a call: outputs [0, nout) from `src` ([history | input],
+    //! the input at d_in), the first on virtual sample `first`. No state changes.
+    template <class Src>
+    void filter(const Src& src,
+                const In* d_in,
+                long long first,
+                long long nout,
+                out_type* d_out,
+                cudaStream_t stream);
     //! The whole call by the partitioned kernels (fft_fir_partitioned_kernels.cuh).
     template <class Src, class OutT>
     void run_partitioned(
