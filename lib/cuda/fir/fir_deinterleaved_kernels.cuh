@@ -29,6 +29,21 @@ constexpr int max_threads = 256;
 constexpr int sub_tap_chunk = 64; // most sub-taps of one phase staged per pass
 
 /*!
+ * Outputs per thread: half of fir_blocked's, except for int16 samples. A thread's
+ * registers then hold half the window and accumulators, so more warps fit a
+ * multiprocessor, and a tile of the same size takes twice the threads to stage it:
+ * on an H100, 8 to 64 sub-taps at D = 8, 16 and 32 ran 2-60% faster (ccf, ccc, fff,
+ * fcc, with the block sizes of fir_tuning). int16 samples ran slower at D = 8 with
+ * the half (docs/kernels.md, "Deinterleaved staging at D >= 8").
+ */
+template <class In, class Tap>
+constexpr int outputs_per_thread()
+{
+    constexpr int blocked_r = blocked::outputs_per_thread<In, Tap>();
+    return std::is_same_v<In, std::int16_t> ? blocked_r : blocked_r / 2;
+}
+
+/*!
  * The shape of one launch, chosen on the host (launch_deinterleaved):
  *  - chunk: sub-taps per phase staged per pass, a multiple of R, at most sub_tap_chunk
  *    (smaller when the filter has fewer sub-taps, so that short filters stage less);

@@ -101,7 +101,7 @@ template <class In, class Tap, class Out, class Epilogue>
 void launch_deinterleaved(const fir_pass<In, Tap, Out>& p, Epilogue epi)
 {
     namespace fk = fir_kernels::deinterleaved;
-    constexpr int R = fir_kernels::blocked::outputs_per_thread<In, Tap>();
+    constexpr int R = fk::outputs_per_thread<In, Tap>();
     const int threads = fir_block_threads_for(*p.tuning, fir_kernel::deinterleaved, p.D);
     const int tile = threads * R;
     const int phases = std::min(p.D, p.T);

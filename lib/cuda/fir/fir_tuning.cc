@@ -55,10 +55,15 @@ fir_tuning sm_90(fir_types types)
     t.blocked_threads_d2 = 128;
     t.blocked_threads_d4 = 128;
     t.blocked_threads_more = 64;
-    // The span of G phases is about G*tile samples: above D = 8 a 32-thread tile lets
-    // 16 complex phases (runs of 128 bytes, whole sectors) fit in 48 KB.
-    t.deinterleaved_threads_d8 = 64;
-    t.deinterleaved_threads_more = 32;
+    // fir_deinterleaved (outputs_per_thread there), bench_fir --kernel-variants on an
+    // H100, GS/s at 8 to 64 sub-taps: 256 threads at D = 8 (fff 64 taps 268 against
+    // 207 for 64 threads before); above D = 8, 128 threads where the samples are
+    // complex or the taps real (ccf 256 taps at D = 16, 145 against 84 for 32 threads
+    // before; fff 128 taps at D = 32, 176 against 97), 256 for real samples through
+    // complex taps (fcc 128 taps at D = 16, 229 against 201 for 128 threads; scc
+    // 256 taps at D = 32, 144 against 62 for 32 threads).
+    t.deinterleaved_threads_d8 = 256;
+    t.deinterleaved_threads_more = !types.complex_input && types.complex_taps ? 256 : 128;
     // Groups small enough for L2 lose to their launches: 1024 taps ran at 5.7 GS/s with
     // 2^17 samples a group, 26.5 with 2^20 and 36.5 with 2^22 (32 MB of segments).
     t.fft_group_samples = 1LL << 22;
