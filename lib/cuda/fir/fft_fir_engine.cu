@@ -322,8 +322,8 @@ void fft_fir_engine<In, Tap>::set_taps(const std::vector<Tap>& taps, cudaStream_
     }
     const std::size_t new_len = taps.size() - 1;
     d_taps = taps;
-    const bool new_path = d_plans.empty() || size != d_fft_size ||
-                          partitions != d_partitions;
+    const bool new_path =
+        d_plans.empty() || size != d_fft_size || partitions != d_partitions;
     if (d_plans.empty() || size != d_fft_size)
         make_plans(size, stream);
     if (partitions != d_partitions) {
@@ -341,8 +341,8 @@ void fft_fir_engine<In, Tap>::set_taps(const std::vector<Tap>& taps, cudaStream_
     // them puts every segment's first kept output at the same place (see the kernels).
     const int advance =
         d_partitions ? 0 : static_cast<int>((d_fft_size - new_len) / D * D);
-    const bool replan = !d_fused && !d_partitions &&
-                        (advance != d_advance || d_direct_plans.empty());
+    const bool replan =
+        !d_fused && !d_partitions && (advance != d_advance || d_direct_plans.empty());
     d_advance = advance;
     if (replan)
         make_direct_plans(stream);
