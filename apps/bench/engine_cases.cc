@@ -176,7 +176,7 @@ void one_type(const std::string& type,
                     c,
                     "gpufilter direct (deinterleaved)",
                     with_kernel(tuning, cuda::fir_kernel::deinterleaved));
-                // The automatic kernel's block size (deinterleaved at D >= 8).
+                // The automatic kernel's block size (deinterleaved from D = 5).
                 for (int threads : { 32, 64, 128, 256 }) {
                     cuda::fir_tuning t = tuning;
                     t.block_threads = threads;

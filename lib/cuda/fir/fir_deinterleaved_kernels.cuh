@@ -31,10 +31,10 @@ constexpr int sub_tap_chunk = 64; // most sub-taps of one phase staged per pass
 /*!
  * Outputs per thread: half of fir_blocked's, except for int16 samples. A thread's
  * registers then hold half the window and accumulators, so more warps fit a
- * multiprocessor, and a tile of the same size takes twice the threads to stage it:
- * on an H100, 8 to 64 sub-taps at D = 8, 16 and 32 ran 2-60% faster (ccf, ccc, fff,
- * fcc, with the block sizes of fir_tuning). int16 samples ran slower at D = 8 with
- * the half (docs/kernels.md, "Deinterleaved staging at D >= 8").
+ * multiprocessor, and a tile of the same size takes twice the threads to stage it.
+ * On an H100 at D = 8, 16 and 32, each count at its best block size, the half won
+ * 51 of 65 shapes, by up to 71%; int16 samples lost 6-18% with it in 8 of their 13
+ * (docs/kernels.md, "Deinterleaved staging at D >= 5").
  */
 template <class In, class Tap>
 constexpr int outputs_per_thread()

@@ -43,8 +43,13 @@ fir_tuning sm_90(fir_types types)
     // fir_deinterleaved reads the span once: ccf 64 taps at D = 8, 164.6 against 72.5;
     // 1024 taps at D = 16 (64 sub-taps), 78.6 against 53.3. With more sub-taps, and
     // below D = 8, fir_blocked's larger tiles win: 1024 taps at D = 8 (128 sub-taps),
-    // 49.2 against 63.5; 256 taps at D = 5, 110.1 against 125.2.
-    t.deinterleaved_min_decimation = 8;
+    // 49.2 against 63.5. With the kernel's smaller tiles (below) it wins from D = 5 at
+    // up to 64 sub-taps on an H100 (bench_fir --kernel-variants): ccf 64 taps at
+    // D = 6, 181.2 against 69.8; fff 256 taps at D = 7, 194.9 against 96.2; ccc 128
+    // taps at D = 5, 113.7 against 105.5; at D = 4 and below fir_blocked is as fast or
+    // faster from 16 sub-taps (fcc 64 taps at D = 4, 205.9 against 234.4). int16
+    // samples keep D = 8: at D = 5 and 6 fir_blocked ran 1-6% faster for them.
+    t.deinterleaved_min_decimation = types.integer_input ? 8 : 5;
     t.deinterleaved_max_sub_taps = 64;
     // For D > 1 each phase pass reads every D-th sample of a tile*D span: smaller tiles
     // keep it in L1 for the next phase. 64, 128 and 256 threads measured the same at
@@ -56,12 +61,12 @@ fir_tuning sm_90(fir_types types)
     t.blocked_threads_d4 = 128;
     t.blocked_threads_more = 64;
     // fir_deinterleaved (outputs_per_thread there), bench_fir --kernel-variants on an
-    // H100, GS/s at 8 to 64 sub-taps: 256 threads at D = 8 (fff 64 taps 268 against
-    // 207 for 64 threads before); above D = 8, 128 threads where the samples are
-    // complex or the taps real (ccf 256 taps at D = 16, 145 against 84 for 32 threads
-    // before; fff 128 taps at D = 32, 176 against 97), 256 for real samples through
-    // complex taps (fcc 128 taps at D = 16, 229 against 201 for 128 threads; scc
-    // 256 taps at D = 32, 144 against 62 for 32 threads).
+    // H100, GS/s at 8 to 64 sub-taps: 256 threads up to D = 8 (fff 64 taps at D = 8,
+    // 268 against 207 for 64 threads before); above D = 8, 128 threads where the
+    // samples are complex or the taps real (ccf 256 taps at D = 16, 145 against 84 for
+    // 32 threads before; fff 128 taps at D = 32, 176 against 97), 256 for real samples
+    // through complex taps (fcc 128 taps at D = 16, 229 against 201 for 128 threads;
+    // scc 256 taps at D = 32, 144 against 62 for 32 threads).
     t.deinterleaved_threads_d8 = 256;
     t.deinterleaved_threads_more = !types.complex_input && types.complex_taps ? 256 : 128;
     // Groups small enough for L2 lose to their launches: 1024 taps ran at 5.7 GS/s with

@@ -12,6 +12,7 @@
 
 #include "../common/device.h"
 #include "../common/sample_types.h"
+#include <type_traits>
 #include <cstddef>
 #include <string>
 
@@ -28,16 +29,18 @@ enum class fir_method { automatic, direct, fft };
 enum class fir_kernel { automatic, tiled, untiled, blocked, deinterleaved };
 
 //! The sample types as the table tells them apart: whether input and taps are
-//! complex, so that a tap costs 1, 2 or 4 FMAs (integer input is real).
+//! complex, so that a tap costs 1, 2 or 4 FMAs (integer input is real), and whether
+//! the samples are integers (int16, widened as they are staged).
 struct fir_types {
     bool complex_input;
     bool complex_taps;
+    bool integer_input = false;
 };
 
 template <class In, class Tap>
 constexpr fir_types fir_types_of()
 {
-    return { is_complex_v<In>, is_complex_v<Tap> };
+    return { is_complex_v<In>, is_complex_v<Tap>, std::is_integral_v<In> };
 }
 
 /*!

@@ -163,11 +163,12 @@ TYPED_TEST(fir_rotation_test, large_decimation_uses_untiled_kernel_correctly)
     }
 }
 
-// D >= 8 with at least 4 sub-taps per phase: the deinterleaved kernel, with one retune.
+// From D = 5 (int16 samples: 8) with 4 to 64 sub-taps per phase: the deinterleaved
+// kernel, with one retune (65 sub-taps: the blocked kernel).
 TYPED_TEST(fir_rotation_test, deinterleaved_kernel_rotates)
 {
     using In = TypeParam;
-    for (int D : { 8, 13, 32 }) {
+    for (int D : { 6, 8, 13, 32 }) {
         for (int ntaps : { 4 * D + 1, 64 * D + 1 }) {
             const auto taps = random_vector<complex>(ntaps, this->rng);
             const auto x = random_vector<In>(30000 + 64 * D, this->rng);

@@ -23,7 +23,7 @@ using cuda::fir_tuning;
 using cuda::fir_types;
 
 const fir_types fff{ false, false }, ccf{ true, false }, ccc{ true, true },
-    fcc{ false, true };
+    fcc{ false, true }, scc{ false, true, true };
 
 // choose_fir_method: the FFT path from 512 / (FMAs per tap) taps per kept output.
 fir_method documented_method(fir_types t, std::size_t ntaps, int decimation)
@@ -35,25 +35,27 @@ fir_method documented_method(fir_types t, std::size_t ntaps, int decimation)
                : fir_method::direct;
 }
 
-// launch_fir's automatic chain (untiled_is_faster, min_blocked_sub_taps = 4,
-// min_deinterleaved_decimation = 8, max_deinterleaved_sub_taps = 64).
-fir_kernel former_kernel(int T, int D)
+// The automatic kernel of docs/kernels.md: untiled for T <= 2D at D >= 4, tiled
+// under 4 sub-taps, deinterleaved from D = 5 (int16 samples: 8) up to 64 sub-taps,
+// else blocked.
+fir_kernel documented_kernel(fir_types types, int T, int D)
 {
+    const long long sub_taps = (T + static_cast<long long>(D) - 1) / D;
     if (D >= 4 && T <= 2 * D)
         return fir_kernel::untiled;
-    if ((T + static_cast<long long>(D) - 1) / D < 4)
+    if (sub_taps < 4)
         return fir_kernel::tiled;
-    if (D >= 8 && (T + static_cast<long long>(D) - 1) / D <= 64)
+    if (D >= (types.integer_input ? 8 : 5) && sub_taps <= 64)
         return fir_kernel::deinterleaved;
     return fir_kernel::blocked;
 }
 
-// The block sizes of the sm_90 rule: launch_deinterleaved's and launch_blocked's as
-// they were, but 128 threads at D <= 2 (was 256; faster at D = 1 on an H100).
-int expected_threads(fir_kernel k, int D)
+// The block sizes of the sm_90 rule: blocked 128 threads up to D = 4, 64 above;
+// deinterleaved 256 up to D = 8, above 128 (real samples through complex taps: 256).
+int expected_threads(fir_types types, fir_kernel k, int D)
 {
     if (k == fir_kernel::deinterleaved)
-        return D <= 8 ? 64 : 32;
+        return D <= 8 || (!types.complex_input && types.complex_taps) ? 256 : 128;
     return D <= 4 ? 128 : 64;
 }
 
@@ -120,22 +122,26 @@ TEST(fir_tuning, crossover_to_the_fft_path_at_the_measured_taps_per_output)
     }
 }
 
-TEST(fir_tuning, direct_kernel_as_the_former_dispatch_for_every_shape)
+TEST(fir_tuning, direct_kernel_as_documented_for_every_shape)
 {
+    for (const fir_types types : { fff, ccf, ccc, fcc, scc }) {
+        const fir_tuning u = cuda::fir_tuning_for(90, types);
+        for (int D = 1; D <= 130; ++D)
+            for (int T = 1; T <= 9000; T += (T < 600 ? 1 : 7))
+                ASSERT_EQ(cuda::fir_kernel_for(u, T, D), documented_kernel(types, T, D))
+                    << "T=" << T << " D=" << D << ": "
+                    << name(cuda::fir_kernel_for(u, T, D));
+        for (int D : { 1000, 4096, 100000, 1 << 29 })
+            for (int T : { 1, 4000, 4001, 1 << 20, 1 << 30 })
+                ASSERT_EQ(cuda::fir_kernel_for(u, T, D), documented_kernel(types, T, D))
+                    << "T=" << T << " D=" << D;
+    }
     const fir_tuning t = cuda::fir_tuning_for(90, ccf);
-    for (int D = 1; D <= 130; ++D)
-        for (int T = 1; T <= 9000; T += (T < 600 ? 1 : 7))
-            ASSERT_EQ(cuda::fir_kernel_for(t, T, D), former_kernel(T, D))
-                << "T=" << T << " D=" << D << ": " << name(cuda::fir_kernel_for(t, T, D));
-    for (int D : { 1000, 4096, 100000, 1 << 29 })
-        for (int T : { 1, 4000, 4001, 1 << 20, 1 << 30 })
-            ASSERT_EQ(cuda::fir_kernel_for(t, T, D), former_kernel(T, D))
-                << "T=" << T << " D=" << D;
 
     // The crossovers themselves (docs/kernels.md).
     EXPECT_EQ(cuda::fir_kernel_for(t, 8, 4), fir_kernel::untiled);  // T <= 2D at D >= 4
     EXPECT_EQ(cuda::fir_kernel_for(t, 9, 4), fir_kernel::tiled);    // 3 sub-taps
-    EXPECT_EQ(cuda::fir_kernel_for(t, 13, 4), fir_kernel::blocked); // 4 sub-taps, D < 8
+    EXPECT_EQ(cuda::fir_kernel_for(t, 13, 4), fir_kernel::blocked); // 4 sub-taps, D < 5
     EXPECT_EQ(cuda::fir_kernel_for(t, 6, 3), fir_kernel::tiled);    // D < 4: no untiled
     EXPECT_EQ(cuda::fir_kernel_for(t, 10, 3), fir_kernel::blocked);
     EXPECT_EQ(cuda::fir_kernel_for(t, 16, 8), fir_kernel::untiled);
@@ -143,7 +149,12 @@ TEST(fir_tuning, direct_kernel_as_the_former_dispatch_for_every_shape)
     EXPECT_EQ(cuda::fir_kernel_for(t, 25, 8), fir_kernel::deinterleaved);
     EXPECT_EQ(cuda::fir_kernel_for(t, 512, 8), fir_kernel::deinterleaved); // 64 sub-taps
     EXPECT_EQ(cuda::fir_kernel_for(t, 513, 8), fir_kernel::blocked);       // 65
-    EXPECT_EQ(cuda::fir_kernel_for(t, 256, 5), fir_kernel::blocked);
+    EXPECT_EQ(cuda::fir_kernel_for(t, 256, 4), fir_kernel::blocked);
+    EXPECT_EQ(cuda::fir_kernel_for(t, 256, 5), fir_kernel::deinterleaved); // 52
+    EXPECT_EQ(cuda::fir_kernel_for(t, 449, 7), fir_kernel::blocked);       // 65
+    const fir_tuning int16 = cuda::fir_tuning_for(90, scc);
+    EXPECT_EQ(cuda::fir_kernel_for(int16, 256, 7), fir_kernel::blocked);
+    EXPECT_EQ(cuda::fir_kernel_for(int16, 256, 8), fir_kernel::deinterleaved);
     EXPECT_EQ(cuda::fir_kernel_for(t, 1, 1), fir_kernel::tiled);
     EXPECT_EQ(cuda::fir_kernel_for(t, 4, 1), fir_kernel::blocked);
 
@@ -162,17 +173,24 @@ TEST(fir_tuning, direct_kernel_as_the_former_dispatch_for_every_shape)
 
 TEST(fir_tuning, block_sizes_by_decimation)
 {
+    for (const fir_types types : { fff, ccf, ccc, fcc, scc }) {
+        const fir_tuning u = cuda::fir_tuning_for(90, types);
+        for (int D = 1; D <= 100; ++D)
+            for (const fir_kernel k : { fir_kernel::blocked, fir_kernel::deinterleaved })
+                ASSERT_EQ(cuda::fir_block_threads_for(u, k, D),
+                          expected_threads(types, k, D))
+                    << name(k) << " D=" << D;
+    }
     fir_tuning t = cuda::fir_tuning_for(90, fff);
-    for (int D = 1; D <= 100; ++D)
-        for (const fir_kernel k : { fir_kernel::blocked, fir_kernel::deinterleaved })
-            ASSERT_EQ(cuda::fir_block_threads_for(t, k, D), expected_threads(k, D))
-                << name(k) << " D=" << D;
     EXPECT_EQ(cuda::fir_block_threads_for(t, fir_kernel::blocked, 1), 128);
     EXPECT_EQ(cuda::fir_block_threads_for(t, fir_kernel::blocked, 2), 128);
     EXPECT_EQ(cuda::fir_block_threads_for(t, fir_kernel::blocked, 3), 128);
     EXPECT_EQ(cuda::fir_block_threads_for(t, fir_kernel::blocked, 5), 64);
-    EXPECT_EQ(cuda::fir_block_threads_for(t, fir_kernel::deinterleaved, 8), 64);
-    EXPECT_EQ(cuda::fir_block_threads_for(t, fir_kernel::deinterleaved, 9), 32);
+    EXPECT_EQ(cuda::fir_block_threads_for(t, fir_kernel::deinterleaved, 8), 256);
+    EXPECT_EQ(cuda::fir_block_threads_for(t, fir_kernel::deinterleaved, 9), 128);
+    const fir_tuning real_by_complex = cuda::fir_tuning_for(90, fcc);
+    EXPECT_EQ(cuda::fir_block_threads_for(real_by_complex, fir_kernel::deinterleaved, 9),
+              256);
     t.block_threads = 128; // forced, for either kernel
     EXPECT_EQ(cuda::fir_block_threads_for(t, fir_kernel::blocked, 1), 128);
     EXPECT_EQ(cuda::fir_block_threads_for(t, fir_kernel::deinterleaved, 64), 128);
@@ -256,7 +274,7 @@ TEST(fir_tuning, cluster_size_between_the_fused_ones_and_the_partitions)
 
 TEST(fir_tuning, every_architecture_uses_the_measured_entry)
 {
-    for (const fir_types types : { fff, ccf, ccc, fcc }) {
+    for (const fir_types types : { fff, ccf, ccc, fcc, scc }) {
         const fir_tuning want = cuda::fir_tuning_for(90, types);
         for (int arch : { 0, 35, 50, 61, 70, 75, 80, 86, 89, 90, 100, 103, 120 }) {
             const fir_tuning t = cuda::fir_tuning_for(arch, types);
