@@ -81,6 +81,14 @@ def run_side_by_side(testcase, source, ours, theirs, sink, on_gpu_expected=True)
     return got, want
 
 
+def _stop_gated(tb, src):
+    """Ends a gated flowgraph whose check failed: left running, its source would wait
+    for a release() that never comes and the test process would not exit."""
+    src.release()
+    tb.stop()
+    tb.wait()
+
+
 def run_gated_side_by_side(testcase, x, first, decimation, ours, theirs, sink, act,
                            wait=None):
     """Both blocks see x[:first], then act(block) runs on each, then the rest of x.
@@ -94,15 +102,19 @@ def run_gated_side_by_side(testcase, x, first, decimation, ours, theirs, sink, a
     tb.connect(src, ours, got)
     tb.connect(src, theirs, want)
     tb.start()
-    deadline = time.time() + 30
-    while time.time() < deadline and not (
-            ours.nitems_written(0) == theirs.nitems_written(0) == first // decimation):
-        time.sleep(0.002)
-    testcase.assertEqual(ours.nitems_written(0), first // decimation)
-    for blk in (ours, theirs):
-        act(blk)
-    while wait and time.time() < deadline and not wait(ours, theirs):
-        time.sleep(0.002)
+    try:
+        deadline = time.time() + 30
+        while time.time() < deadline and not (
+                ours.nitems_written(0) == theirs.nitems_written(0) == first // decimation):
+            time.sleep(0.002)
+        testcase.assertEqual(ours.nitems_written(0), first // decimation)
+        for blk in (ours, theirs):
+            act(blk)
+        while wait and time.time() < deadline and not wait(ours, theirs):
+            time.sleep(0.002)
+    except BaseException:
+        _stop_gated(tb, src)
+        raise
     src.release()
     tb.wait()
     return got, want
@@ -123,19 +135,23 @@ def run_gated_until_idle(x, first, ours, theirs, sink, act, read_slack=64):
     # Done when the source has given everything, each block has read all but the
     # few samples its forecast holds back, and nothing moved for a second (a busy
     # machine can pause a block for longer than one poll).
-    deadline = time.time() + 30
-    last, still = None, 0
-    while time.time() < deadline:
-        time.sleep(0.25)
-        now = (ours.nitems_written(0), theirs.nitems_written(0), src.pos)
-        read_all = all(b.nitems_read(0) >= first - read_slack for b in (ours, theirs))
-        still = still + 1 if now == last else 0
-        if src.pos == first and read_all and still >= 4:
-            break
-        last = now
-    before = (ours.nitems_written(0), theirs.nitems_written(0))
-    for blk in (ours, theirs):
-        act(blk)
+    try:
+        deadline = time.time() + 30
+        last, still = None, 0
+        while time.time() < deadline:
+            time.sleep(0.25)
+            now = (ours.nitems_written(0), theirs.nitems_written(0), src.pos)
+            read_all = all(b.nitems_read(0) >= first - read_slack for b in (ours, theirs))
+            still = still + 1 if now == last else 0
+            if src.pos == first and read_all and still >= 4:
+                break
+            last = now
+        before = (ours.nitems_written(0), theirs.nitems_written(0))
+        for blk in (ours, theirs):
+            act(blk)
+    except BaseException:
+        _stop_gated(tb, src)
+        raise
     src.release()
     tb.wait()
     return np.array(got.data()), np.array(want.data()), before
