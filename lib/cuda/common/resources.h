@@ -7,6 +7,7 @@
 // exactly once, also when a constructor throws half-way.
 
 #include "cuda_check.h"
+#include <chrono>
 #include <cstddef>
 #include <string>
 #include <utility>
@@ -118,6 +119,21 @@ public:
     explicit event(event_use use = event_use::plain) : unique_handle(create(use)) {}
     void record(cudaStream_t s) const { GPUFILTER_CHECK(cudaEventRecord(get(), s)); }
     void synchronize() const { GPUFILTER_CHECK(cudaEventSynchronize(get())); }
+    //! Polls for up to `spin`, then sleeps as synchronize() does. A host_wait event's
+    //! sleep wakes tens of microseconds late, as long as a small call's whole GPU
+    //! round trip; work that takes longer than the spin still costs no core.
+    void synchronize_spinning_first(std::chrono::microseconds spin) const
+    {
+        const auto until = std::chrono::steady_clock::now() + spin;
+        do {
+            const cudaError_t state = cudaEventQuery(get());
+            if (state == cudaSuccess)
+                return;
+            if (state != cudaErrorNotReady)
+                GPUFILTER_CHECK(state);
+        } while (std::chrono::steady_clock::now() < until);
+        synchronize();
+    }
 
 private:
     static cudaEvent_t create(event_use use)

@@ -14,6 +14,7 @@
 #include "stream_observer.h"
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -29,6 +30,9 @@ inline constexpr std::size_t slots = 3;
 // not below 16384 items: each costs a few microseconds of API calls, which would
 // then outweigh the copies they overlap.
 inline constexpr std::size_t min_sub_chunk = 16384;
+// How long retire() polls a download before it sleeps: a small call from a live
+// stream is back within it; a batch of milliseconds sleeps (no core kept busy).
+inline constexpr std::chrono::microseconds retire_spin{ 100 };
 
 // Ports of a side move in one 2D copy through staging (port_slab) when each holds
 // less than this in a sub-chunk: a copy's fixed cost (about 5 us) is then worth more
@@ -124,7 +128,7 @@ struct host_stream::impl {
         if (!s.busy)
             return;
         s.busy = false;
-        s.downloaded.synchronize();
+        s.downloaded.synchronize_spinning_first(retire_spin);
         const auto& out_bytes = proc->ports().out_item_bytes;
         for (std::size_t q = 0; q < out_bytes.size(); ++q)
             if (s.copy_to[q])
