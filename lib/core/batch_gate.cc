@@ -5,6 +5,7 @@
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace gr {
@@ -16,8 +17,37 @@ batch_gate::batch_gate(gr::block& block,
                        block_rate rate)
     : d_block(block), d_batch_size(batch_size), d_rate(rate), d_budget(max_latency)
 {
-    d_block.set_output_multiple(batch_multiple());
+    size_buffers();
 }
+
+void batch_gate::size_buffers()
+{
+    std::lock_guard<std::mutex> lock(d_sizing);
+    if (d_running)
+        return; // buffers exist; start() and stop() keep the multiple right
+    const long batch_items = 2L * batch_multiple();
+    const int ports = std::max(d_block.output_signature()->max_streams(), 1);
+    for (int q = 0; q < ports; ++q) {
+        // GNU Radio's "min output buffer" (GRC's advanced tab) may be set as well:
+        // both are minimums, so the larger one holds.
+        const long current = q < static_cast<int>(d_sized_outputs.size())
+                                 ? d_block.min_output_buffer(q)
+                                 : -1;
+        const long theirs = (q < static_cast<int>(d_sized_outputs.size()) &&
+                             current == d_sized_outputs[q])
+                                ? -1
+                                : current;
+        const long size = std::max(theirs, batch_items);
+        d_block.set_min_output_buffer(q, size);
+        if (q < static_cast<int>(d_sized_outputs.size()))
+            d_sized_outputs[q] = size;
+        else
+            d_sized_outputs.push_back(size);
+    }
+    d_block.set_output_multiple(whole_batches_in() ? batch_multiple() : d_own_multiple);
+}
+
+bool batch_gate::whole_batches_in() const { return std::isinf(d_budget.max_latency()); }
 
 int batch_gate::batch_multiple() const
 {
@@ -32,29 +62,46 @@ int batch_gate::batch_multiple() const
 void batch_gate::set_own_output_multiple(int multiple)
 {
     d_own_multiple = std::max(1, multiple);
-    d_block.set_output_multiple(batch_multiple());
+    size_buffers();
 }
 
 void batch_gate::set_input_streams(unsigned streams)
 {
     d_streams = std::max(1u, streams);
-    d_block.set_output_multiple(batch_multiple());
+    size_buffers();
 }
 
 void batch_gate::set_batch_floor(int items)
 {
     d_floor = std::max(0, items);
-    d_block.set_output_multiple(batch_multiple());
+    size_buffers();
+}
+
+void batch_gate::set_max_latency(double seconds)
+{
+    d_budget.set_max_latency(seconds);
+    size_buffers(); // whole batches in, or not, from the next start
 }
 
 void batch_gate::start()
 {
-    d_block.set_output_multiple(d_own_multiple);
+    {
+        std::lock_guard<std::mutex> lock(d_sizing);
+        d_running = true;
+        d_block.set_output_multiple(d_own_multiple);
+    }
     d_budget.restart();
     d_wake_asked = {};
 }
 
-void batch_gate::stop() { d_block.set_output_multiple(batch_multiple()); }
+void batch_gate::stop()
+{
+    {
+        std::lock_guard<std::mutex> lock(d_sizing);
+        d_running = false;
+    }
+    size_buffers(); // for a restart
+}
 
 int batch_gate::current_batch_size() const
 {

@@ -6,6 +6,8 @@
 #include <gnuradio/block.h>
 #include <algorithm>
 #include <cstdint>
+#include <mutex>
+#include <vector>
 
 namespace gr {
 namespace gpufilter {
@@ -38,10 +40,15 @@ struct block_rate {
  * A GPU call costs a launch and a PCIe round trip whatever its size, so small work()
  * calls waste the GPU; but a block that waits for a whole batch on a live stream
  * holds seconds of signal. Three levers, none visible in the output:
- *  - buffers: GNU Radio sizes the buffers around a block from its output_multiple
- *    when the flowgraph starts. The gate sets output_multiple to one batch's outputs
- *    while buffers are allocated, and back to the block's own in start(), so no
- *    output is ever held back by it.
+ *  - buffers: GNU Radio sizes a block's buffers when the flowgraph starts. The gate
+ *    asks for two batches of outputs on each output port (GNU Radio's min output
+ *    buffer), so the block's output, and a GPU block after it, takes whole batches.
+ *    Its input buffer is sized by the block in front, as gr-filter's is: a larger one
+ *    would let a throttle in front release larger chunks, so a live stream would
+ *    arrive later than at gr-filter's block. Only with an infinite budget (whole
+ *    batches always) does the gate also ask for whole batches of input, by setting
+ *    output_multiple to one batch's outputs while buffers are allocated; it is the
+ *    block's own again in start(), so no output is ever held back by it.
  *  - waiting: forecast() asks, on every input port, for the batch the latency budget
  *    allows at the measured input rate (latency_budget): batch_size from a file or a
  *    fast source, rate x max_latency from a slow one, whatever is there while the
@@ -86,13 +93,19 @@ public:
 
     int batch_size() const { return d_batch_size; }
     double max_latency() const { return d_budget.max_latency(); }
-    void set_max_latency(double seconds) { d_budget.set_max_latency(seconds); }
+    //! From any thread; the buffers follow from the next start.
+    void set_max_latency(double seconds);
     //! Input items the budget allows per call now, and the input rate measured.
     int current_batch_size() const;
     double input_rate() const { return d_budget.rate(); }
 
 private:
     int batch_multiple() const;
+    //! Between runs: the min output buffers and the output_multiple the buffers are
+    //! sized from (see the class comment).
+    void size_buffers();
+    //! An infinite budget: input buffers sized for whole batches too.
+    bool whole_batches_in() const;
     //! Input items of each port in a whole batch.
     std::uint64_t port_batch() const
     {
@@ -108,6 +121,10 @@ private:
     int d_own_multiple = 1;
     latency_budget d_budget;
     latency_budget::clock::time_point d_wake_asked; // the last deadline_waker call
+    std::mutex d_sizing;               // output_multiple: start/stop against set_*
+    bool d_running = false;            // between start() and stop()
+    std::vector<long> d_sized_outputs; // min output buffer set per port, to tell the
+                                       // user's own setting from the gate's
 };
 
 } // namespace gpufilter

@@ -24,3 +24,4 @@ from .convenience_filters import (band_pass_filter, band_reject_filter,  # noqa:
                                   root_raised_cosine_filter)
 from .freq_xlating_fft_filter import freq_xlating_fft_filter_ccc  # noqa: E402,F401
 from .convolve2d import convolve2d, correlate2d  # noqa: E402,F401
+from .batching import feed_whole_batches  # noqa: E402,F401

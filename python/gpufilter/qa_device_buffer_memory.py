@@ -43,14 +43,17 @@ class qa_device_buffer_memory(device_buffer_case):
         self.assertLess(relative_error(got3, self.reference(ref1, self.taps[2:3])), 1e-5)
 
     def test_large_calls_in_a_chain(self):
-        """Device buffers keep the chain's calls whole batches (no small calls)."""
+        """Device buffers keep the chain's calls whole batches (no small calls), once
+        the host block in front hands the first block whole batches (its min output
+        buffer: feed_whole_batches)."""
         x = random_samples(self.rng, 1 << 20, True)
         batch = 1 << 16
         gpufilter.set_device_buffers(True)
         tb = gr.top_block()
         gs = [gpufilter.fir_filter_ccf(1, self.taps[k], batch_size=batch)
               for k in range(3)]
-        tb.connect(blocks.vector_source_c(x.tolist()), *gs, blocks.null_sink(CSIZE))
+        src = gpufilter.feed_whole_batches(blocks.vector_source_c(x.tolist()), batch)
+        tb.connect(src, *gs, blocks.null_sink(CSIZE))
         run_with_timeout(self, tb)
         for g in gs:
             self.assertGreaterEqual(g.largest_batch(), batch)

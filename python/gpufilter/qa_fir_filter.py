@@ -3,6 +3,7 @@
 """gpufilter.fir_filter_XXX against gnuradio.filter.fir_filter_XXX on random data."""
 
 
+import math
 import numpy as np
 import pmt
 from gnuradio import blocks, filter, gpufilter, gr, gr_unittest
@@ -113,23 +114,36 @@ class qa_fir_filter(gr_unittest.TestCase):
                 self.assertEqual(len(got.data()), len(want.data()), msg)
                 self.assertLessEqual(relative_error(got.data(), want.data()), TOLERANCE, msg)
 
-    def test_large_batches_from_stock_neighbours(self):
-        """Default buffers around the block, yet work() sees large batches, and the
-        output length is still exact."""
+    def test_call_sizes_follow_the_buffer_in_front(self):
+        """With stock neighbours a call takes at most what the buffer in front holds,
+        as gr-filter's block does (a larger buffer would let a throttle in front
+        release larger chunks). A larger min output buffer on the block in front, or
+        an infinite budget, gives large batches; the output length is exact always."""
         n = 3_000_000 + 5
         batch = 1 << 18
-        tb = gr.top_block()
-        src = blocks.vector_source_c(random_samples(self.rng, 4096, True).tolist(), True)
-        head = blocks.head(gr.sizeof_gr_complex, n)
-        ours = gpufilter.fir_filter_ccf(4, self.taps_for("ccf", 64), batch_size=batch)
-        sink = blocks.null_sink(gr.sizeof_gr_complex)
-        tb.connect(src, head, ours, sink)
-        tb.run()
-        self.assertEqual(ours.nitems_written(0), n // 4)
-        # Far past what the stock buffers hold. Not always a whole batch in one call: a
-        # call with less room in its output buffer than a batch is cut short and the
-        # next completes the batch (one run in eight on an H100: 262112 of 262144).
-        self.assertGreater(ours.largest_batch(), batch // 2)
+        stock = 8192  # GNU Radio's default buffer: 64 KiB, of complex samples
+        for setup in ("stock", "source buffer", "infinite budget"):
+            tb = gr.top_block()
+            src = blocks.vector_source_c(random_samples(self.rng, 4096, True).tolist(),
+                                         True)
+            head = blocks.head(gr.sizeof_gr_complex, n)
+            if setup == "source buffer":
+                head.set_min_output_buffer(2 * batch)
+            latency = math.inf if setup == "infinite budget" else \
+                gpufilter.default_max_latency
+            ours = gpufilter.fir_filter_ccf(4, self.taps_for("ccf", 64), batch_size=batch,
+                                            max_latency=latency)
+            sink = blocks.null_sink(gr.sizeof_gr_complex)
+            tb.connect(src, head, ours, sink)
+            tb.run()
+            self.assertEqual(ours.nitems_written(0), n // 4, setup)
+            if setup == "stock":
+                self.assertLess(ours.largest_batch(), stock, setup)
+            else:
+                # Not always a whole batch in one call: a call with less room in its
+                # output buffer than a batch is cut short and the next completes the
+                # batch (one run in eight on an H100: 262112 of 262144).
+                self.assertGreater(ours.largest_batch(), batch // 2, setup)
 
     def test_restart_starts_from_zero_history_like_gr_filter(self):
         x = random_samples(self.rng, 3000, True)

@@ -55,6 +55,8 @@ class qa_rational_resampler_vff(gr_unittest.TestCase):
         x = random_samples(self.rng, n * vlen, False)
         tb = gr.top_block()
         src = blocks.vector_source_f(x.tolist(), False, vlen, list(tags))
+        # Whole calls for gr-filter's lanes: see run_side_by_side.
+        gpufilter.feed_whole_batches(src, max(1, gpufilter.default_batch_size // vlen))
         got, want = blocks.vector_sink_f(vlen), blocks.vector_sink_f(vlen)
         tb.connect(src, ours, got)
         tb.connect(src, theirs, want)
