@@ -109,7 +109,7 @@ def three_filters(items, taps, dev):
 def fm_classic(path, rate, items, taps, dev):
     tb = gr.top_block()
     src = blocks.file_source(CSIZE, path, True)
-    head = blocks.head(CSIZE, items)
+    head = gpufilter.feed_whole_batches(blocks.head(CSIZE, items))
     rx = fm_receiver(rate, 300e3, "classic", taps, "gpu", device_buffers=dev)
     tb.connect(src, head, rx, blocks.null_sink(gr.sizeof_float))
     wall, cpu = run_watched(tb)

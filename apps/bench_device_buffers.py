@@ -143,7 +143,7 @@ def latency(chain_of, batch, batches=12):
     """Median time from a batch's first sample leaving the source to its last output
     reaching the sink, one batch in flight at a time."""
     tb = gr.top_block()
-    src = batch_source(batch, batches)
+    src = gpufilter.feed_whole_batches(batch_source(batch, batches), batch)
     sink = batch_sink(src, batch)
     chain = chain_of()
     tb.connect(src, *chain, sink)

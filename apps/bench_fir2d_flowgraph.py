@@ -44,6 +44,8 @@ def flowgraph_msps(make, vlen, rows, pattern):
     src = blocks.vector_source_f(pattern, True, vlen)
     head = blocks.head(size, rows)
     blk = make()
+    if hasattr(blk, "batch_size"):  # whole batches, as offline use sets them up
+        gpufilter.feed_whole_batches(head, max(1, blk.batch_size() // vlen))
     tb.connect(src, head, blk, blocks.null_sink(size))
     start = time.perf_counter()
     tb.run()

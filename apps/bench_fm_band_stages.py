@@ -68,7 +68,8 @@ def main(argv):
             name += ", device buffers" if device_buffers else ", host buffers"
         with device_buffers_while_made(device_buffers):
             tb = gr.top_block()
-            head = blocks.head(gr.sizeof_gr_complex, total)
+            # Whole batches into the GPU blocks, as offline use sets them up.
+            head = gpu.feed_whole_batches(blocks.head(gr.sizeof_gr_complex, total))
             tb.connect(src, head)
             build(tb, head)
         start = time.perf_counter()

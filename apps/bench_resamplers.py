@@ -70,7 +70,8 @@ def flowgraph_msps(make, items, pattern):
     made is returned too: it says whether it ran on a GPU)."""
     tb = gr.top_block()
     src = blocks.vector_source_c(pattern, True)
-    head = blocks.head(CSIZE, items)
+    # Whole batches into a GPU block, as offline use sets them up.
+    head = gpufilter.feed_whole_batches(blocks.head(CSIZE, items))
     blk = make()
     tb.connect(src, head, blk, blocks.null_sink(CSIZE))
     start = time.perf_counter()

@@ -2,6 +2,7 @@
 #include "flowgraph_timer.h"
 #include <gnuradio/blocks/head.h>
 #include <gnuradio/blocks/null_sink.h>
+#include <gnuradio/gpufilter/device.h>
 #include <gnuradio/gpufilter/gpu_options.h>
 #include <gnuradio/top_block.h>
 #include <algorithm>
@@ -20,6 +21,9 @@ double run_flowgraph(const block_factory& source,
     auto tb = gr::make_top_block("bench");
     auto src = source();
     auto head = gr::blocks::head::make(in_itemsize, n);
+    // Whole batches into the block, as offline use sets them up (feed_whole_batches):
+    // a GPU block's input buffer is otherwise GNU Radio's default, as gr-filter's.
+    head->set_min_output_buffer(0, 2L * gr::gpufilter::default_batch_size);
     auto blk = make ? make() : nullptr;
     tb->connect(src, 0, head, 0);
     if (blk) {
