@@ -13,8 +13,9 @@ def feed_whole_batches(upstream, batch_size=default_batch_size, port=0):
     GNU Radio's default, 64 KiB. A larger buffer by default would let a throttle in
     front release larger chunks, so a live stream would reach the block later than it
     reaches gr-filter's. Where nothing is live (a file or a generated signal read as
-    fast as it goes) larger calls are faster: 2-4x in flowgraphs on an H100 (see
-    docs/benchmarks.md, "Latency on a live stream"). A GPU block's own outputs and
+    fast as it goes) larger calls are faster: the default ran at 0.24-0.76 of the
+    rate with whole batches in the flowgraphs measured on an H100 (docs/benchmarks.md,
+    "Latency on a live stream"). A GPU block's own outputs and
     the buffers between GPU blocks already hold whole batches. `max_latency=inf` on
     the GPU block gives the same without touching `upstream`. Returns `upstream`."""
     if batch_size < 1:

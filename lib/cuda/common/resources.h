@@ -120,8 +120,8 @@ public:
     void record(cudaStream_t s) const { GPUFILTER_CHECK(cudaEventRecord(get(), s)); }
     void synchronize() const { GPUFILTER_CHECK(cudaEventSynchronize(get())); }
     //! Polls for up to `spin`, then sleeps as synchronize() does. A host_wait event's
-    //! sleep wakes tens of microseconds late, as long as a small call's whole GPU
-    //! round trip; work that takes longer than the spin still costs no core.
+    //! sleep is ended by an interrupt, a cost of the order of a small call's whole
+    //! GPU round trip; work that takes longer than the spin still costs no core.
     void synchronize_spinning_first(std::chrono::microseconds spin) const
     {
         const auto until = std::chrono::steady_clock::now() + spin;

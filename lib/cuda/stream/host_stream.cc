@@ -67,7 +67,7 @@ std::size_t host_stream::process(const void* const* in, std::size_t n, void* con
 
     // A call of one sub-chunk has nothing to overlap: its copies go on the compute
     // stream, in order with the computation, which saves two waits between streams
-    // (a few microseconds each, most of a small call from a live stream).
+    // on the small calls of a live stream.
     const bool one_slot = n <= s.sub_chunk;
     cudaStream_t upload = one_slot ? s.compute.get() : s.upload.get();
     cudaStream_t download = one_slot ? s.compute.get() : s.download.get();

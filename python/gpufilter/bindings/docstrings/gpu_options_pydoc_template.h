@@ -13,7 +13,7 @@ static const char* __doc_gr_gpufilter_gpu_options_batch_size =
 static const char* __doc_gr_gpufilter_gpu_options_max_latency =
     R"doc(Seconds of input the block may hold before it computes (its latency budget).)doc";
 static const char* __doc_gr_gpufilter_gpu_options_set_max_latency =
-    R"doc(A new latency budget in seconds (>= 0), from the block's next look at its input: 0 computes whatever has arrived, as gr-filter's blocks do; infinity always waits for whole batches of batch_size. ValueError for a negative or NaN value.)doc";
+    R"doc(A new latency budget in seconds (>= 0), from the block's next look at its input: 0 computes whatever has arrived, as gr-filter's blocks do; infinity always waits for whole batches of batch_size (and sizes the buffer in front for them when the flowgraph next starts). ValueError for a negative or NaN value.)doc";
 static const char* __doc_gr_gpufilter_gpu_options_current_batch_size =
     R"doc(Input samples per call that the budget allows at the input rate measured now: batch_size when input arrives fast enough, fewer on a slower live stream.)doc";
 static const char* __doc_gr_gpufilter_gpu_options_input_rate =
