@@ -75,7 +75,10 @@ def run_side_by_side(testcase, source, ours, theirs, sink, on_gpu_expected=True)
     gr-filter's rational resampler (interpolation above decimation) reads past its
     input at call boundaries and differs from its own definition there; how ours
     takes small calls is tested on its own (call sizes cut by max_noutput_items)."""
-    gpufilter.feed_whole_batches(source)
+    # A batch of complex samples' worth of bytes, in the source's items (vectors too).
+    item_bytes = source.output_signature().sizeof_stream_item(0)
+    gpufilter.feed_whole_batches(source,
+                                 max(1, gpufilter.default_batch_size * 8 // item_bytes))
     tb = gr.top_block()
     got, want = sink(), sink()
     tb.connect(source, ours, got)
