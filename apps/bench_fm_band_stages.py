@@ -68,8 +68,9 @@ def main(argv):
             name += ", device buffers" if device_buffers else ", host buffers"
         with device_buffers_while_made(device_buffers):
             tb = gr.top_block()
-            # Whole batches into the GPU blocks, as offline use sets them up.
-            head = gpu.feed_whole_batches(blocks.head(gr.sizeof_gr_complex, total))
+            head = blocks.head(gr.sizeof_gr_complex, total)
+            if device_buffers is not None:  # whole batches into GPU blocks, as offline
+                gpu.feed_whole_batches(head)
             tb.connect(src, head)
             build(tb, head)
         start = time.perf_counter()

@@ -70,9 +70,10 @@ def flowgraph_msps(make, items, pattern):
     made is returned too: it says whether it ran on a GPU)."""
     tb = gr.top_block()
     src = blocks.vector_source_c(pattern, True)
-    # Whole batches into a GPU block, as offline use sets them up.
-    head = gpufilter.feed_whole_batches(blocks.head(CSIZE, items))
+    head = blocks.head(CSIZE, items)
     blk = make()
+    if hasattr(blk, "batch_size"):  # whole batches into a GPU block, as offline use
+        gpufilter.feed_whole_batches(head)
     tb.connect(src, head, blk, blocks.null_sink(CSIZE))
     start = time.perf_counter()
     tb.run()

@@ -2,7 +2,6 @@
 #include "flowgraph_timer.h"
 #include <gnuradio/blocks/head.h>
 #include <gnuradio/blocks/null_sink.h>
-#include <gnuradio/gpufilter/device.h>
 #include <gnuradio/gpufilter/gpu_options.h>
 #include <gnuradio/top_block.h>
 #include <algorithm>
@@ -10,6 +9,14 @@
 #include <cstdio>
 
 namespace bench {
+
+void feed_whole_batches(const gr::block_sptr& upstream,
+                        const gr::basic_block_sptr& blk,
+                        long items)
+{
+    if (std::dynamic_pointer_cast<gr::gpufilter::gpu_options>(blk))
+        upstream->set_min_output_buffer(0, 2 * items);
+}
 
 double run_flowgraph(const block_factory& source,
                      std::size_t in_itemsize,
@@ -21,10 +28,8 @@ double run_flowgraph(const block_factory& source,
     auto tb = gr::make_top_block("bench");
     auto src = source();
     auto head = gr::blocks::head::make(in_itemsize, n);
-    // Whole batches into the block, as offline use sets them up (feed_whole_batches):
-    // a GPU block's input buffer is otherwise GNU Radio's default, as gr-filter's.
-    head->set_min_output_buffer(0, 2L * gr::gpufilter::default_batch_size);
     auto blk = make ? make() : nullptr;
+    feed_whole_batches(head, blk); // as offline use sets them up
     tb->connect(src, 0, head, 0);
     if (blk) {
         tb->connect(head, 0, blk, 0);

@@ -8,6 +8,8 @@
 
 #include "bench.h"
 #include <gnuradio/basic_block.h>
+#include <gnuradio/block.h>
+#include <gnuradio/gpufilter/device.h>
 #include <functional>
 #include <random>
 #include <string>
@@ -24,6 +26,14 @@ struct timing {
     bool on_gpu = false; // filled by the caller from the block
     double msps() const { return seconds > 0 ? samples / seconds / 1e6 : 0; }
 };
+
+//! As gpufilter.feed_whole_batches, when `blk` is a GPU block: `upstream` hands it
+//! whole batches of `items` (a GPU block's input buffer is otherwise GNU Radio's
+//! default, as gr-filter's). Other blocks keep the default buffer they were measured
+//! with before GPU blocks stopped sizing the buffer in front themselves.
+void feed_whole_batches(const gr::block_sptr& upstream,
+                        const gr::basic_block_sptr& blk,
+                        long items = gr::gpufilter::default_batch_size);
 
 //! Wall time of tb->run() for n input samples; `source` makes a fresh repeating source.
 //! `last` receives the block that ran.

@@ -14,7 +14,6 @@
 #include <gnuradio/blocks/stream_to_streams.h>
 #include <gnuradio/blocks/vector_source.h>
 #include <gnuradio/filter/pfb_channelizer_ccf.h>
-#include <gnuradio/gpufilter/device.h>
 #include <gnuradio/gpufilter/gpu_options.h>
 #include <gnuradio/gpufilter/pfb_channelizer_ccf.h>
 #include <gnuradio/top_block.h>
@@ -43,10 +42,9 @@ double run_ports_flowgraph(const std::vector<gr_complex>& data,
     last->reset(); // the last run's buffers go first (System V segments are few)
     auto tb = gr::make_top_block("bench_ports");
     auto head = gr::blocks::head::make(sizeof(gr_complex), n);
-    // Whole batches into the block, as offline use sets them up (feed_whole_batches).
-    head->set_min_output_buffer(0, 2L * gr::gpufilter::default_batch_size);
     tb->connect(gr::blocks::vector_source<gr_complex>::make(data, true), 0, head, 0);
     auto blk = wire(tb, head);
+    feed_whole_batches(head, blk); // as offline use sets them up
     const auto start = std::chrono::steady_clock::now();
     tb->run();
     const std::chrono::duration<double> t = std::chrono::steady_clock::now() - start;

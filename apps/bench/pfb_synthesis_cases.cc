@@ -21,8 +21,6 @@
 #include <gnuradio/blocks/vector_source.h>
 #include <gnuradio/filter/pfb_interpolator_ccf.h>
 #include <gnuradio/filter/pfb_synthesizer_ccf.h>
-#include <gnuradio/gpufilter/device.h>
-#include <gnuradio/gpufilter/gpu_options.h>
 #include <gnuradio/gpufilter/pfb_interpolator_ccf.h>
 #include <gnuradio/gpufilter/pfb_synthesizer_ccf.h>
 #include <gnuradio/top_block.h>
@@ -193,12 +191,12 @@ double run_synth_flowgraph(int M,
     last->reset();
     auto tb = gr::make_top_block("bench_synth");
     auto blk = make();
-    // Whole batches into the block, as offline use sets them up (feed_whole_batches):
-    // each port carries 1/M of the block's input.
+    // Whole batches into the block, as offline use sets them up: each port carries
+    // 1/M of the block's input.
     const long port_batch = (gr::gpufilter::default_batch_size + M - 1) / M;
     for (int k = 0; k < M; ++k) {
         auto src = gr::blocks::vector_source<gr_complex>::make(data, true);
-        src->set_min_output_buffer(0, 2 * port_batch);
+        feed_whole_batches(src, blk, port_batch);
         tb->connect(src, 0, blk, k);
     }
     auto head = gr::blocks::head::make(sizeof(gr_complex), n);

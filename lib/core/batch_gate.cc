@@ -26,23 +26,17 @@ void batch_gate::size_buffers()
     if (d_running)
         return; // buffers exist; start() and stop() keep the multiple right
     const long batch_items = 2L * batch_multiple();
-    const int ports = std::max(d_block.output_signature()->max_streams(), 1);
-    for (int q = 0; q < ports; ++q) {
+    // GNU Radio keeps a min output buffer (-1: none) for each of these ports.
+    const auto ports =
+        static_cast<std::size_t>(std::max(d_block.output_signature()->max_streams(), 1));
+    d_sized_outputs.resize(ports, -1);
+    for (std::size_t q = 0; q < ports; ++q) {
         // GNU Radio's "min output buffer" (GRC's advanced tab) may be set as well:
         // both are minimums, so the larger one holds.
-        const long current = q < static_cast<int>(d_sized_outputs.size())
-                                 ? d_block.min_output_buffer(q)
-                                 : -1;
-        const long theirs = (q < static_cast<int>(d_sized_outputs.size()) &&
-                             current == d_sized_outputs[q])
-                                ? -1
-                                : current;
-        const long size = std::max(theirs, batch_items);
-        d_block.set_min_output_buffer(q, size);
-        if (q < static_cast<int>(d_sized_outputs.size()))
-            d_sized_outputs[q] = size;
-        else
-            d_sized_outputs.push_back(size);
+        const long current = d_block.min_output_buffer(q);
+        const long theirs = current == d_sized_outputs[q] ? -1 : current;
+        d_sized_outputs[q] = std::max(theirs, batch_items);
+        d_block.set_min_output_buffer(static_cast<int>(q), d_sized_outputs[q]);
     }
     d_block.set_output_multiple(whole_batches_in() ? batch_multiple() : d_own_multiple);
 }

@@ -123,8 +123,8 @@ private:
     latency_budget::clock::time_point d_wake_asked; // the last deadline_waker call
     std::mutex d_sizing;               // output_multiple: start/stop against set_*
     bool d_running = false;            // between start() and stop()
-    std::vector<long> d_sized_outputs; // min output buffer set per port, to tell the
-                                       // user's own setting from the gate's
+    std::vector<long> d_sized_outputs; // the min output buffer the gate set per port,
+                                       // to tell a user's own setting from it
 };
 
 } // namespace gpufilter

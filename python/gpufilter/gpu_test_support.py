@@ -67,18 +67,24 @@ class gated_source(gr.sync_block):
         return n
 
 
+def feed_for_comparison(source):
+    """Lets `source` hand the blocks compared with gr-filter's whole batches, as
+    offline use sets it up: a batch of complex samples' worth of bytes, in its items
+    (vectors too). With GNU Radio's default buffer gr-filter's rational resampler
+    (interpolation above decimation) reads past its input at call boundaries and
+    differs from its own definition there; how ours takes small calls is tested on
+    its own (call sizes cut by max_noutput_items). Returns `source`."""
+    item_bytes = source.output_signature().sizeof_stream_item(0)
+    return gpufilter.feed_whole_batches(
+        source, max(1, gpufilter.default_batch_size * 8 // item_bytes))
+
+
 def run_side_by_side(testcase, source, ours, theirs, sink, on_gpu_expected=True):
     """Runs source -> ours -> sink and source -> theirs -> sink in one flowgraph to the
-    end; returns both sinks. Under GPUFILTER_REQUIRE_GPU=1 ours must have run on a GPU
-    (unless on_gpu_expected is False, e.g. device=device_cpu). The source's buffer
-    holds whole batches, as offline use sets it up: with GNU Radio's default buffer
-    gr-filter's rational resampler (interpolation above decimation) reads past its
-    input at call boundaries and differs from its own definition there; how ours
-    takes small calls is tested on its own (call sizes cut by max_noutput_items)."""
-    # A batch of complex samples' worth of bytes, in the source's items (vectors too).
-    item_bytes = source.output_signature().sizeof_stream_item(0)
-    gpufilter.feed_whole_batches(source,
-                                 max(1, gpufilter.default_batch_size * 8 // item_bytes))
+    end, the source fed as feed_for_comparison() says; returns both sinks. Under
+    GPUFILTER_REQUIRE_GPU=1 ours must have run on a GPU (unless on_gpu_expected is
+    False, e.g. device=device_cpu)."""
+    feed_for_comparison(source)
     tb = gr.top_block()
     got, want = sink(), sink()
     tb.connect(source, ours, got)

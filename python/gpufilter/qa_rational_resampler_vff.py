@@ -10,8 +10,8 @@ import math
 import numpy as np
 from gnuradio import blocks, filter, gpufilter, gr, gr_unittest
 
-from gpu_test_support import (GPU_REQUIRED, gpu_count, random_samples,
-                              run_gated_until_idle)
+from gpu_test_support import (GPU_REQUIRED, feed_for_comparison, gpu_count,
+                              random_samples, run_gated_until_idle)
 from resampler_test_support import (assert_same_output, end_slack, offset_tags,
                                     reference_rational,
                                     random_taps, tag_list)
@@ -54,9 +54,8 @@ class qa_rational_resampler_vff(gr_unittest.TestCase):
         theirs = lanes_of_fff(vlen, *args)
         x = random_samples(self.rng, n * vlen, False)
         tb = gr.top_block()
-        src = blocks.vector_source_f(x.tolist(), False, vlen, list(tags))
-        # Whole calls for gr-filter's lanes: see run_side_by_side.
-        gpufilter.feed_whole_batches(src, max(1, gpufilter.default_batch_size // vlen))
+        src = feed_for_comparison(blocks.vector_source_f(x.tolist(), False, vlen,
+                                                         list(tags)))
         got, want = blocks.vector_sink_f(vlen), blocks.vector_sink_f(vlen)
         tb.connect(src, ours, got)
         tb.connect(src, theirs, want)
