@@ -9,7 +9,6 @@
 #include "fft_fir_partitioned_kernels.cuh"
 #include "fir_types.h"
 #include "history_kernels.cuh"
-#include <type_traits>
 #include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
@@ -421,12 +420,13 @@ void fft_fir_engine<In, Tap>::run_segments(const Src& src,
 }
 
 template <class In, class Tap>
-template <class Src, class OutT>
+template <class Src, class OutT, class Keep>
 void fft_fir_engine<In, Tap>::run_fused(const Src& src,
                                         long long first,
                                         long long segments,
                                         long long nout,
                                         OutT* out,
+                                        const Keep& keep,
                                         cudaStream_t stream)
 {
     const fft_fir_fused::geometry g{ first,
@@ -447,7 +447,7 @@ void fft_fir_engine<In, Tap>::run_fused(const Src& src,
                 d_fft_size, src, g, spectrum, twiddles, out, epilogue, stream);
         else
             fft_fir_fused::launch<packs_pairs>(
-                d_fft_size, src, g, spectrum, twiddles, out, epilogue, stream);
+                d_fft_size, src, g, spectrum, twiddles, out, epilogue, keep, stream);
     });
 }
 
@@ -503,37 +503,45 @@ std::size_t fft_fir_engine<In, Tap>::process(const In* d_in,
                                              cudaStream_t stream)
 {
     const std::size_t noutputs = d_state.output_count(n);
-    if (noutputs)
-        filter(history_view(d_state, d_in, n),
-               d_in,
-               static_cast<long long>(d_state.phase()),
-               static_cast<long long>(noutputs),
-               d_out,
-               stream);
+    if (noutputs && filter(history_view(d_state, d_in, n),
+                           d_in,
+                           static_cast<long long>(d_state.phase()),
+                           static_cast<long long>(noutputs),
+                           d_out,
+                           history_keep_of(d_state, d_in, n),
+                           stream)) {
+        d_state.advance_kept(n);
+        return noutputs;
+    }
     d_state.advance(d_in, n, stream);
     return noutputs;
 }
 
 template <class In, class Tap>
-template <class Src>
-void fft_fir_engine<In, Tap>::filter(const Src& src,
+template <class Src, class Keep>
+bool fft_fir_engine<In, Tap>::filter(const Src& src,
                                      const In* d_in,
                                      long long first,
                                      long long nout,
                                      out_type* d_out,
+                                     const Keep& keep,
                                      cudaStream_t stream)
 {
     const long long N = d_fft_size;
     const long long H = static_cast<long long>(d_state.history_len());
     const auto n = static_cast<long long>(src.input_len);
     const auto out = reinterpret_cast<device_t<out_type>*>(d_out);
-    if (d_partitions) // blocks of fft_size / 2, no segment advance
-        return run_partitioned(src, first, nout, out, stream);
+    if (d_partitions) { // blocks of fft_size / 2, no segment advance
+        run_partitioned(src, first, nout, out, stream);
+        return false;
+    }
     const long long L = d_advance;
     const long long Q = L / d_state.decimation();
     const long long segments = (nout + Q - 1) / Q;
-    if (d_fused)
-        return run_fused(src, first, segments, nout, out, stream);
+    if (d_fused) {
+        run_fused(src, first, segments, nout, out, keep, stream);
+        return !d_cluster_blocks; // the cluster kernel keeps no history
+    }
 
     // Segments that start in the history, or run past the input, are built by a
     // kernel; those in between (all but a few of a long call) are read in place
@@ -550,6 +558,7 @@ void fft_fir_engine<In, Tap>::filter(const Src& src,
     run_segments(src, d_in, 0, head, false, out, stream);
     run_segments(src, d_in, head, tail, true, out, stream);
     run_segments(src, d_in, tail, segments, false, out, stream);
+    return false;
 }
 
 template <class In, class Tap>
@@ -570,6 +579,7 @@ void fft_fir_engine<In, Tap>::load_kernels(cudaStream_t stream)
            0,
            static_cast<long long>(nout),
            out.get(),
+           history_keep<device_t<In>>{}, // n = 0: the stream's history stays as it is
            stream);
     GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // the buffers die on return
 }

@@ -140,12 +140,15 @@ private:
     void load_kernels(cudaStream_t stream);
     //! Queues the filter of a call: outputs [0, nout) from `src` ([history | input],
     //! the input at d_in), the first on virtual sample `first`. No state changes.
-    template <class Src>
-    void filter(const Src& src,
+    //! Where the path's one kernel can, it also runs `keep` (history_keep: the next
+    //! call's history) and returns true; otherwise the caller keeps the history.
+    template <class Src, class Keep>
+    bool filter(const Src& src,
                 const In* d_in,
                 long long first,
                 long long nout,
                 out_type* d_out,
+                const Keep& keep,
                 cudaStream_t stream);
     //! The whole call by the partitioned kernels (fft_fir_partitioned_kernels.cuh).
     template <class Src, class OutT>
@@ -153,12 +156,13 @@ private:
         const Src& src, long long first, long long nout, OutT* out, cudaStream_t stream);
     long long partition_group_blocks() const;
     //! The whole call's segments by the fused kernel (fft_fir_fused_kernels.cuh).
-    template <class Src, class OutT>
+    template <class Src, class OutT, class Keep>
     void run_fused(const Src& src,
                    long long first,
                    long long segments,
                    long long nout,
                    OutT* out,
+                   const Keep& keep,
                    cudaStream_t stream);
     //! Filters segments [begin, end) of a call in groups; `direct`: they lie wholly in
     //! the caller's (complex) input, so the forward FFT reads it in place.

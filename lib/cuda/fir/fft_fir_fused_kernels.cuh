@@ -18,6 +18,7 @@
 #include "../common/block_fft.cuh"
 #include "../common/cuda_check.h"
 #include "../common/device_math.cuh"
+#include "../common/history_keep.cuh"
 #include "../common/kernel_attributes.h"
 #include "fft_fir_kernels.cuh"
 #include <stdexcept>
@@ -92,7 +93,8 @@ __global__ void __launch_bounds__(threads_for(N), min_blocks_for(N))
              const float2* __restrict__ spectrum,
              const float2* __restrict__ twiddles,
              Out* __restrict__ out,
-             Epilogue epilogue)
+             Epilogue epilogue,
+             history_keep<In> keep)
 {
     namespace bf = block_fft;
     constexpr int T = threads_for(N);
@@ -141,6 +143,10 @@ __global__ void __launch_bounds__(threads_for(N), min_blocks_for(N))
         },
         tw_fwd,
         tw_inv);
+    // The next call's history, where the call asked for it (n = 0: none): after the
+    // transforms, where it holds no register of theirs (at the start it made the
+    // kernel spill under its 64-register cap).
+    keep.copy();
 }
 
 //! Launches convolve over g.segments segments (pairs when Pack), for an N the engine
@@ -153,6 +159,7 @@ void launch_size(history_then_input<In> src,
                  const float2* twiddles,
                  Out* out,
                  Epilogue epilogue,
+                 history_keep<In> keep,
                  cudaStream_t stream)
 {
     auto* kernel = convolve<N, Pack, In, Out, Epilogue>;
@@ -161,7 +168,7 @@ void launch_size(history_then_input<In> src,
         allow_dynamic_shared_memory(kernel, bytes);
     const long long blocks = Pack ? (g.segments + 1) / 2 : g.segments;
     kernel<<<static_cast<unsigned>(blocks), threads_for(N), bytes, stream>>>(
-        src, g, spectrum, twiddles, out, epilogue);
+        src, g, spectrum, twiddles, out, epilogue, keep);
     GPUFILTER_CHECK_LAUNCH();
 }
 
@@ -183,20 +190,25 @@ void launch(int n,
             const float2* twiddles,
             Out* out,
             Epilogue epilogue,
+            history_keep<In> keep,
             cudaStream_t stream)
 {
     switch (n) {
     case 1024:
-        return launch_size<1024, Pack>(src, g, spectrum, twiddles, out, epilogue, stream);
+        return launch_size<1024, Pack>(
+            src, g, spectrum, twiddles, out, epilogue, keep, stream);
     case 2048:
-        return launch_size<2048, Pack>(src, g, spectrum, twiddles, out, epilogue, stream);
+        return launch_size<2048, Pack>(
+            src, g, spectrum, twiddles, out, epilogue, keep, stream);
     case 4096:
-        return launch_size<4096, Pack>(src, g, spectrum, twiddles, out, epilogue, stream);
+        return launch_size<4096, Pack>(
+            src, g, spectrum, twiddles, out, epilogue, keep, stream);
     case 8192:
-        return launch_size<8192, Pack>(src, g, spectrum, twiddles, out, epilogue, stream);
+        return launch_size<8192, Pack>(
+            src, g, spectrum, twiddles, out, epilogue, keep, stream);
     case 16384:
         return launch_size<16384, Pack>(
-            src, g, spectrum, twiddles, out, epilogue, stream);
+            src, g, spectrum, twiddles, out, epilogue, keep, stream);
     default:
         throw std::logic_error("fused FFT FIR: no kernel for " + std::to_string(n) +
                                " points");

@@ -17,6 +17,7 @@
 // only kept outputs are computed and the D = 1 core runs unchanged for any D.
 
 #include "../common/device_math.cuh"
+#include "../common/history_keep.cuh"
 #include <type_traits>
 #include <cstddef>
 
@@ -214,8 +215,10 @@ __global__ void __launch_bounds__(max_threads)
                 int ntaps,
                 long long noutputs,
                 Out* __restrict__ out,
-                Epilogue epilogue)
+                Epilogue epilogue,
+                history_keep<In> keep)
 {
+    keep.copy();
     using X = compute_t<In>;
     extern __shared__ __align__(16) unsigned char smem[];
     Tap* s_taps = reinterpret_cast<Tap*>(smem);

@@ -167,8 +167,10 @@ __global__ void __launch_bounds__(max_threads)
                       long long noutputs,
                       Out* __restrict__ out,
                       Epilogue epilogue,
-                      shape sh)
+                      shape sh,
+                      history_keep<In> keep)
 {
+    keep.copy();
     using X = compute_t<In>;
     extern __shared__ __align__(16) unsigned char smem[];
     // C*sizeof(Tap) is a multiple of R*sizeof(Tap), itself of 16: every tap row and

@@ -28,10 +28,12 @@ void check_parameters(const std::vector<T>& taps, int decimation)
 }
 
 //! The arguments of one filter pass, as every FIR kernel takes them: output k (of
-//! nout) reads src[first + k*D, first + k*D + T) against the T reversed taps.
+//! nout) reads src[first + k*D, first + k*D + T) against the T reversed taps; the
+//! kernel also keeps the next call's history (`keep`).
 template <class In, class Tap, class Out>
 struct fir_pass {
     history_then_input<In> src;
+    history_keep<In> keep;
     long long first;
     int D;
     const Tap* taps;
@@ -50,7 +52,7 @@ void launch_tiled(const fir_pass<In, Tap, Out>& p, Epilogue epi)
         <<<blocks_for(p.nout, fir_kernels::threads * R),
            fir_kernels::threads,
            smem,
-           p.stream>>>(p.src, p.first, p.D, p.taps, p.T, p.nout, p.out, epi);
+           p.stream>>>(p.src, p.first, p.D, p.taps, p.T, p.nout, p.out, epi, p.keep);
     GPUFILTER_CHECK_LAUNCH();
 }
 
@@ -60,7 +62,7 @@ void launch_untiled(const fir_pass<In, Tap, Out>& p, Epilogue epi)
 {
     constexpr int block = 128;
     fir_kernels::fir_untiled<<<blocks_for(p.nout, block), block, 0, p.stream>>>(
-        p.src, p.first, p.D, p.taps, p.T, p.nout, p.out, epi);
+        p.src, p.first, p.D, p.taps, p.T, p.nout, p.out, epi, p.keep);
     GPUFILTER_CHECK_LAUNCH();
 }
 
@@ -93,7 +95,7 @@ void launch_blocked(const fir_pass<In, Tap, Out>& p, Epilogue epi)
         <<<blocks_for(p.nout, static_cast<long long>(threads) * R),
            threads,
            smem,
-           p.stream>>>(p.src, p.first, p.D, p.taps, p.T, p.nout, p.out, epi);
+           p.stream>>>(p.src, p.first, p.D, p.taps, p.T, p.nout, p.out, epi, p.keep);
     GPUFILTER_CHECK_LAUNCH();
 }
 
@@ -128,7 +130,7 @@ void launch_deinterleaved(const fir_pass<In, Tap, Out>& p, Epilogue epi)
                   "opt-in");
     fk::fir_deinterleaved<In, Tap, Out, R, Epilogue>
         <<<blocks_for(p.nout, static_cast<long long>(tile)), threads, smem, p.stream>>>(
-            p.src, p.first, p.D, p.taps, p.T, p.nout, p.out, epi, sh);
+            p.src, p.first, p.D, p.taps, p.T, p.nout, p.out, epi, sh, p.keep);
     GPUFILTER_CHECK_LAUNCH();
 }
 
@@ -191,24 +193,28 @@ std::size_t fir_engine<In, Tap>::process(const In* d_in,
     using out_t = device_t<out_type>;
 
     const std::size_t noutputs = d_state.output_count(n);
-    if (noutputs) {
-        // Output k's window starts at virtual index phase + k*D: its newest sample,
-        // phase + k*D + ntaps-1, is input sample phase + k*D. With a rotation, output
-        // 0 of this launch is the state's next rotated output.
-        const fir_pass<device_t<In>, tap_t, out_t> pass{
-            history_view(d_state, d_in, n),
-            static_cast<long long>(d_state.phase()),
-            d_state.decimation(),
-            reinterpret_cast<const tap_t*>(d_taps_reversed.get()),
-            ntaps(),
-            static_cast<long long>(noutputs),
-            reinterpret_cast<out_t*>(d_out),
-            stream,
-            &d_tuning
-        };
-        with_epilogue(d_state, [&](auto epilogue) { launch_fir(pass, epilogue); });
+    if (!noutputs) {
+        d_state.advance(d_in, n, stream);
+        return 0;
     }
-    d_state.advance(d_in, n, stream);
+    // Output k's window starts at virtual index phase + k*D: its newest sample,
+    // phase + k*D + ntaps-1, is input sample phase + k*D. With a rotation, output 0
+    // of this launch is the state's next rotated output. The kernel keeps the next
+    // call's history too.
+    const fir_pass<device_t<In>, tap_t, out_t> pass{
+        history_view(d_state, d_in, n),
+        history_keep_of(d_state, d_in, n),
+        static_cast<long long>(d_state.phase()),
+        d_state.decimation(),
+        reinterpret_cast<const tap_t*>(d_taps_reversed.get()),
+        ntaps(),
+        static_cast<long long>(noutputs),
+        reinterpret_cast<out_t*>(d_out),
+        stream,
+        &d_tuning
+    };
+    with_epilogue(d_state, [&](auto epilogue) { launch_fir(pass, epilogue); });
+    d_state.advance_kept(n);
     return noutputs;
 }
 

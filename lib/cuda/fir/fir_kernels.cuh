@@ -6,6 +6,7 @@
 // [first + k*D, first + k*D + T) against the reversed taps.
 
 #include "../common/device_math.cuh"
+#include "../common/history_keep.cuh"
 
 namespace gr {
 namespace gpufilter {
@@ -42,8 +43,10 @@ __global__ void __launch_bounds__(threads)
               int ntaps,
               long long noutputs,
               Out* __restrict__ out,
-              Epilogue epilogue)
+              Epilogue epilogue,
+              history_keep<In> keep)
 {
+    keep.copy();
     using X = compute_t<In>;
     extern __shared__ __align__(16) unsigned char smem[];
     Tap* s_taps = reinterpret_cast<Tap*>(smem);
@@ -96,8 +99,10 @@ __global__ void fir_untiled(history_then_input<In> src,
                             int ntaps,
                             long long noutputs,
                             Out* __restrict__ out,
-                            Epilogue epilogue)
+                            Epilogue epilogue,
+                            history_keep<In> keep)
 {
+    keep.copy();
     const long long k = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (k >= noutputs)
         return;

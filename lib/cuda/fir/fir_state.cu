@@ -95,18 +95,22 @@ rotation fir_state<In, Out>::next_rotation() const
 template <class In, class Out>
 void fir_state<In, Out>::advance(const In* d_in, std::size_t n, cudaStream_t stream)
 {
+    // The next call's history: the last history_len() samples of [history | input].
+    launch_gather(history_view(*this, d_in, n),
+                  static_cast<long long>(n),
+                  next_history(),
+                  d_history_len,
+                  stream);
+    advance_kept(n);
+}
+
+template <class In, class Out>
+void fir_state<In, Out>::advance_kept(std::size_t n)
+{
     const std::size_t noutputs = output_count(n);
     d_rotated_outputs += noutputs;
-
-    // The next call's history: the last history_len() samples of [history | input].
-    if (d_history_len) {
-        launch_gather(history_view(*this, d_in, n),
-                      static_cast<long long>(n),
-                      d_history[d_current ^ 1].get(),
-                      d_history_len,
-                      stream);
+    if (d_history_len)
         d_current ^= 1;
-    }
     d_phase = d_phase + noutputs * d_decimation - n;
 }
 

@@ -23,7 +23,9 @@ namespace cuda {
  * - The output rotation: the rotation set last and the outputs written since.
  *
  * An engine's process() reads history() and phase(), queues its filter, then calls
- * advance(). Host code only: the .cu holds the history kernel's launches.
+ * advance(); or, where its filter kernel also copied the history into next_history()
+ * (history_keep_of, one launch a call fewer), advance_kept(). Host code only: the .cu
+ * holds the history kernel's launches.
  */
 template <class In, class Out>
 class fir_state
@@ -61,6 +63,11 @@ public:
     //! copy of the last history_len() samples of [history | input] into the other
     //! history buffer, and advances the phase and the rotation's output count.
     void advance(const In* d_in, std::size_t n, cudaStream_t stream);
+    //! advance() for a call whose filter kernel copied the history itself
+    //! (history_keep, into next_history()).
+    void advance_kept(std::size_t n);
+    //! The buffer the next call's history goes to: not history()'s.
+    In* next_history() { return d_history[d_current ^ 1].get(); }
 
     const In* history() const { return d_history[d_current].get(); }
     std::size_t history_len() const { return d_history_len; }

@@ -7,6 +7,7 @@
 // epilogue a state's rotation asks for.
 
 #include "../common/device_math.cuh"
+#include "../common/history_keep.cuh"
 #include "fir_state.h"
 #include <cstddef>
 
@@ -33,6 +34,20 @@ history_then_input<device_t<In>>
 history_view(const fir_state<In, Out>& state, const In* input, std::size_t n)
 {
     return history_view(state.history(), state.history_len(), input, n);
+}
+
+//! The copy advance() would queue, for the call's filter kernel to run instead; the
+//! engine then calls advance_kept().
+template <class In, class Out>
+history_keep<device_t<In>>
+history_keep_of(fir_state<In, Out>& state, const In* input, std::size_t n)
+{
+    using T = device_t<In>;
+    return history_keep_for(reinterpret_cast<const T*>(state.history()),
+                            state.history_len(),
+                            reinterpret_cast<const T*>(input),
+                            n,
+                            reinterpret_cast<T*>(state.next_history()));
 }
 
 //! Calls launch(epilogue): a rotate_epilogue whose output 0 is the state's next

@@ -171,8 +171,7 @@ std::size_t pfb_channelizer_engine<In>::process(const void* const* in,
         upload_ports(out, s);
     if (!streams && d_bank.fused()) {
         // One kernel over the whole call, straight into the vector port.
-        d_bank.filter_fft(d_in, n, 0, nsteps, static_cast<complex*>(out[0]), s);
-        d_bank.advance(d_in, n, s);
+        d_bank.filter_fft_call(d_in, n, static_cast<complex*>(out[0]), s);
         return nsteps;
     }
     for (std::size_t first = 0; first < nsteps; first += d_bank.steps_per_chunk()) {

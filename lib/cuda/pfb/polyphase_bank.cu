@@ -46,6 +46,7 @@ void launch_keep(pfb_kernels::source<S> src,
     GPUFILTER_CHECK_LAUNCH();
 }
 
+template <class S>
 struct fused_args {
     int R;
     int T;
@@ -58,11 +59,13 @@ struct fused_args {
     // Launches of this many blocks or more copy the taps to shared memory (0: none;
     // pfb_fir_fft::shared_taps_fit).
     long long copy_taps_from;
+    // The next call's history, copied by the kernel (n = 0: the caller keeps it).
+    history_keep<float2, S, pfb_kernels::complex_sample> keep;
     cudaStream_t stream;
 };
 
 template <int N, int E, class S>
-void launch_fused(pfb_kernels::source<S> src, const fused_args& a)
+void launch_fused(pfb_kernels::source<S> src, const fused_args<S>& a)
 {
     const long long rows = E / N;
     const long long blocks = (a.nsteps + rows - 1) / rows;
@@ -78,6 +81,7 @@ void launch_fused(pfb_kernels::source<S> src, const fused_args& a)
                                     a.base,
                                     a.nsteps,
                                     a.out,
+                                    a.keep,
                                     static_cast<unsigned>(blocks),
                                     copy_taps,
                                     a.stream);
@@ -85,7 +89,7 @@ void launch_fused(pfb_kernels::source<S> src, const fused_args& a)
 
 //! N of 512 and up: a block of E = 4096, 8192 or 16384 samples.
 template <int N, class S>
-void launch_large(int E, pfb_kernels::source<S> src, const fused_args& a)
+void launch_large(int E, pfb_kernels::source<S> src, const fused_args<S>& a)
 {
     if (E == 16384)
         return launch_fused<N, 16384>(src, a);
@@ -96,7 +100,7 @@ void launch_large(int E, pfb_kernels::source<S> src, const fused_args& a)
 
 //! The fused kernel for N channels, E samples a block (pfb_fir_fft::has_block).
 template <class S>
-void launch_fused(int N, int E, pfb_kernels::source<S> src, const fused_args& a)
+void launch_fused(int N, int E, pfb_kernels::source<S> src, const fused_args<S>& a)
 {
     switch (N) {
     case 2:
@@ -278,6 +282,33 @@ void polyphase_bank<In>::filter_fft(const In* d_in,
                                     complex* dst,
                                     cudaStream_t stream)
 {
+    launch_filter_fft(d_in, n, first, count, dst, false, stream);
+}
+
+template <class In>
+void polyphase_bank<In>::filter_fft_call(const In* d_in,
+                                         std::size_t n,
+                                         complex* dst,
+                                         cudaStream_t stream)
+{
+    const std::size_t nsteps = output_count(n);
+    if (nsteps == 0) {
+        advance(d_in, n, stream);
+        return;
+    }
+    launch_filter_fft(d_in, n, 0, nsteps, dst, true, stream);
+    move_on(n);
+}
+
+template <class In>
+void polyphase_bank<In>::launch_filter_fft(const In* d_in,
+                                           std::size_t n,
+                                           std::size_t first,
+                                           std::size_t count,
+                                           complex* dst,
+                                           bool keep_history,
+                                           cudaStream_t stream)
+{
     if (count == 0)
         return;
     if (!d_fused)
@@ -294,20 +325,29 @@ void polyphase_bank<In>::filter_fft(const In* d_in,
         d_copy_taps ? static_cast<long long>(d_multiprocessors) *
                           pfb_fir_fft::min_blocks_for(d_block_samples)
                     : 0;
-    const fused_args a{ d_rate,
-                        d_taps_per_filter,
-                        d_branch.get(),
-                        reinterpret_cast<const float2*>(d_twiddle.get()),
-                        v_first,
-                        base,
-                        static_cast<long long>(count),
-                        reinterpret_cast<float2*>(dst),
-                        copy_taps_from,
-                        stream };
-    launch_fused(d_n,
-                 d_block_samples,
-                 view<In>(d_history[d_current].get(), d_history_len, d_in, n),
-                 a);
+    const auto src = view<In>(d_history[d_current].get(), d_history_len, d_in, n);
+    using S = device_t<In>;
+    using keep_t = history_keep<float2, S, pfb_kernels::complex_sample>;
+    const keep_t keep =
+        keep_history ? history_keep_for<float2, S, pfb_kernels::complex_sample>(
+                           reinterpret_cast<const float2*>(d_history[d_current].get()),
+                           d_history_len,
+                           reinterpret_cast<const S*>(d_in),
+                           n,
+                           reinterpret_cast<float2*>(d_history[d_current ^ 1].get()))
+                     : keep_t{};
+    const fused_args<S> a{ d_rate,
+                           d_taps_per_filter,
+                           d_branch.get(),
+                           reinterpret_cast<const float2*>(d_twiddle.get()),
+                           v_first,
+                           base,
+                           static_cast<long long>(count),
+                           reinterpret_cast<float2*>(dst),
+                           copy_taps_from,
+                           keep,
+                           stream };
+    launch_fused(d_n, d_block_samples, src, a);
 }
 
 template <class In>
@@ -361,15 +401,20 @@ void polyphase_bank<In>::inverse_fft(const complex* src,
 template <class In>
 void polyphase_bank<In>::advance(const In* d_in, std::size_t n, cudaStream_t stream)
 {
+    launch_keep(view<In>(d_history[d_current].get(), d_history_len, d_in, n),
+                static_cast<long long>(n),
+                d_history[d_current ^ 1].get(),
+                d_history_len,
+                stream);
+    move_on(n);
+}
+
+template <class In>
+void polyphase_bank<In>::move_on(std::size_t n)
+{
     const std::size_t nsteps = output_count(n);
-    if (d_history_len) {
-        launch_keep(view<In>(d_history[d_current].get(), d_history_len, d_in, n),
-                    static_cast<long long>(n),
-                    d_history[d_current ^ 1].get(),
-                    d_history_len,
-                    stream);
+    if (d_history_len)
         d_current ^= 1;
-    }
     d_phase = d_phase + nsteps * d_rate - n;
     d_steps = (d_steps + nsteps) % static_cast<std::uint64_t>(d_n);
 }

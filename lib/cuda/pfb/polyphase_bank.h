@@ -102,6 +102,10 @@ public:
                     std::size_t count,
                     complex* dst,
                     cudaStream_t stream);
+    //! filter_fft() of all of a call's steps, then what advance() does, with the
+    //! history kept by the same kernel: one launch a call.
+    void
+    filter_fft_call(const In* d_in, std::size_t n, complex* dst, cudaStream_t stream);
     //! Whether filter_fft() is the path: pfb_fused_for(tuning, N, R, T), decided
     //! again when set_taps() changes T.
     bool fused() const { return d_fused; }
@@ -121,6 +125,17 @@ private:
     //! Launch origin of step `first` of this call: v_first in [history | input], and
     //! base so that v + base is the stream's sample index modulo N.
     void origin(std::size_t first, long long& v_first, int& base) const;
+    //! filter_fft(), the kernel also keeping the next call's history if keep_history.
+    void launch_filter_fft(const In* d_in,
+                           std::size_t n,
+                           std::size_t first,
+                           std::size_t count,
+                           complex* dst,
+                           bool keep_history,
+                           cudaStream_t stream);
+    //! advance() once the history is kept: the history buffers swap, the phase and
+    //! the step count move on.
+    void move_on(std::size_t n);
 
     int d_n;
     int d_rate;

@@ -9,6 +9,7 @@
 
 #include "../common/block_fft.cuh"
 #include "../common/cuda_check.h"
+#include "../common/history_keep.cuh"
 #include "../common/kernel_attributes.h"
 #include "polyphase_kernels.cuh"
 #include <cuda_runtime.h>
@@ -185,8 +186,10 @@ __global__ void __launch_bounds__(threads_for(E), min_blocks_for(E))
             long long v_first,
             int base,
             long long nsteps,
-            float2* __restrict__ out)
+            float2* __restrict__ out,
+            history_keep<float2, S, pfb_kernels::complex_sample> keep)
 {
+    keep.copy(); // the next call's history, where the call asked for it (n = 0: none)
     namespace bf = block_fft;
     constexpr int TH = threads_for(E);
     constexpr int rows = E / N;
@@ -330,6 +333,7 @@ void launch_shape(pfb_kernels::source<S> src,
                   int base,
                   long long nsteps,
                   float2* out,
+                  history_keep<float2, S, pfb_kernels::complex_sample> keep,
                   unsigned blocks,
                   bool copy_taps,
                   cudaStream_t stream)
@@ -343,7 +347,7 @@ void launch_shape(pfb_kernels::source<S> src,
     if (bytes > 48 * 1024) // past the default 48 KB a kernel opts in
         allow_dynamic_shared_memory(kernel, bytes);
     kernel<<<blocks, threads_for(E), bytes, stream>>>(
-        src, R, T, taps, twiddles, v_first, base, nsteps, out);
+        src, R, T, taps, twiddles, v_first, base, nsteps, out, keep);
     GPUFILTER_CHECK_LAUNCH();
 }
 

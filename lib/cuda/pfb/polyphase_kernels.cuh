@@ -44,6 +44,15 @@ struct source {
     }
 };
 
+//! A sample as the bank keeps its history: complex float, whatever the input format.
+struct complex_sample {
+    template <class S>
+    __device__ __forceinline__ float2 operator()(S s) const
+    {
+        return to_complex(s);
+    }
+};
+
 using namespace pfb_shape;
 static_assert(sizeof(float2) == 8, "smem_bytes counts 8-byte samples");
 
