@@ -8,6 +8,8 @@
 // H100), not its arithmetic: one launch fewer a call.
 
 #include <cstddef>
+#include <limits>
+#include <stdexcept>
 
 namespace gr {
 namespace gpufilter {
@@ -26,7 +28,7 @@ struct same_sample {
  * The last n samples of a call's [history | input] into dst, the history buffer the
  * next call reads (the engines keep two, so the kernel reads one while it fills the
  * other): dst[i] = old[i] for i < old_count, then convert(input[i - old_count]).
- * The two ranges are found on the host (history_keep_of), so the copy is a loop of
+ * The two ranges are found on the host (history_keep_for), so the copy is a loop of
  * plain loads: the filter kernels that run it sit at their register limits.
  * n = 0: nothing to copy.
  */
@@ -39,8 +41,8 @@ struct history_keep {
     int n;
 
 #ifdef __CUDACC__
-    //! Run by every thread of a one-dimensional grid, before anything that may
-    //! return early: the grid's threads share the samples.
+    //! Run by every thread of a one-dimensional grid, where none has returned early:
+    //! the grid's threads share the samples.
     __device__ __forceinline__ void copy() const
     {
         const int stride = gridDim.x * blockDim.x;
@@ -58,6 +60,8 @@ template <class T, class In, class Convert = same_sample>
 history_keep<T, In, Convert> history_keep_for(
     const T* history, std::size_t history_len, const In* input, std::size_t n, T* dst)
 {
+    if (history_len > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+        throw std::length_error("history_keep: a history of more than 2^31 samples");
     const std::size_t old_count = n < history_len ? history_len - n : 0;
     // Sample i of the copy is input sample n - history_len + i past the old ones.
     return { old_count ? history + n : history,
