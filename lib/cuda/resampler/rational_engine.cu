@@ -93,28 +93,33 @@ std::size_t rational_engine<In, Out, Tap>::process(const In* d_in,
     using out_t = device_t<Out>;
     const std::size_t samples = n * d_vlen;
     const std::size_t noutputs = d_position.output_count(n);
-    if (noutputs) {
-        const rational_kernels::rational_pass<in_t, tap_t, out_t> pass{
-            history_view(d_state, d_in, samples),
-            static_cast<long long>(d_taps_per_arm - 1),
-            d_position.next,
-            static_cast<int>(interpolation()),
-            static_cast<int>(decimation()),
-            static_cast<int>(d_vlen),
-            reinterpret_cast<const tap_t*>(d_taps.get()),
-            static_cast<int>(d_taps_per_arm),
-            static_cast<long long>(noutputs),
-            reinterpret_cast<out_t*>(d_out)
-        };
-        constexpr int block = rational_kernels::threads;
-        rational_kernels::rational_direct<in_t, tap_t, device_t<acc_type>, out_t>
-            <<<blocks_for(static_cast<long long>(noutputs) * d_vlen, block),
-               block,
-               0,
-               stream>>>(pass);
-        GPUFILTER_CHECK_LAUNCH();
+    if (!noutputs) {
+        d_state.advance(d_in, samples, stream);
+        d_position.advance(n);
+        return 0;
     }
-    d_state.advance(d_in, samples, stream);
+    // The kernel keeps the next call's history too.
+    const rational_kernels::rational_pass<in_t, tap_t, out_t> pass{
+        history_view(d_state, d_in, samples),
+        static_cast<long long>(d_taps_per_arm - 1),
+        d_position.next,
+        static_cast<int>(interpolation()),
+        static_cast<int>(decimation()),
+        static_cast<int>(d_vlen),
+        reinterpret_cast<const tap_t*>(d_taps.get()),
+        static_cast<int>(d_taps_per_arm),
+        static_cast<long long>(noutputs),
+        reinterpret_cast<out_t*>(d_out),
+        history_keep_of(d_state, d_in, samples)
+    };
+    constexpr int block = rational_kernels::threads;
+    rational_kernels::rational_direct<in_t, tap_t, device_t<acc_type>, out_t>
+        <<<blocks_for(static_cast<long long>(noutputs) * d_vlen, block),
+           block,
+           0,
+           stream>>>(pass);
+    GPUFILTER_CHECK_LAUNCH();
+    d_state.advance_kept(samples);
     d_position.advance(n);
     return noutputs;
 }

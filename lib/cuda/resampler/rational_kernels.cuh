@@ -5,6 +5,7 @@
 // Device code of the polyphase rational resampler (rational_engine.h).
 
 #include "../common/device_math.cuh"
+#include "../common/history_keep.cuh"
 #include <type_traits>
 #include <cstdint>
 
@@ -40,6 +41,7 @@ struct rational_pass {
     int taps_per_arm;
     long long noutputs; // items
     Out* out;
+    history_keep<In> keep; // the next call's history, kept by this launch
 };
 
 /*!
@@ -52,6 +54,7 @@ struct rational_pass {
 template <class In, class Tap, class Acc, class Out>
 __global__ void __launch_bounds__(threads) rational_direct(rational_pass<In, Tap, Out> p)
 {
+    p.keep.copy();
     const long long idx = static_cast<long long>(blockIdx.x) * threads + threadIdx.x;
     if (idx >= p.noutputs * p.vlen)
         return;
