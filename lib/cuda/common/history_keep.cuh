@@ -7,6 +7,8 @@
 // what it costs is mostly its operations on the GPU (each launch about 4 us on an
 // H100), not its arithmetic: one launch fewer a call.
 
+#include "cuda_check.h"
+#include "device_math.cuh"
 #include <cstddef>
 #include <limits>
 #include <stdexcept>
@@ -70,6 +72,26 @@ history_keep<T, In, Convert> history_keep_for(
              dst,
              static_cast<int>(history_len) };
 }
+
+#ifdef __CUDACC__
+template <class T, class In, class Convert>
+__global__ void copy_kept_history(history_keep<T, In, Convert> keep)
+{
+    keep.copy();
+}
+
+//! The same copy as a launch of its own, for a call whose filter kernel does not run
+//! it (no outputs, or a path whose kernels do not take it).
+template <class T, class In, class Convert>
+void launch_history_keep(const history_keep<T, In, Convert>& keep, cudaStream_t stream)
+{
+    if (keep.n == 0)
+        return;
+    constexpr int block = 256;
+    copy_kept_history<<<blocks_for(keep.n, block), block, 0, stream>>>(keep);
+    GPUFILTER_CHECK_LAUNCH();
+}
+#endif
 
 } // namespace cuda
 } // namespace gpufilter

@@ -96,11 +96,7 @@ template <class In, class Out>
 void fir_state<In, Out>::advance(const In* d_in, std::size_t n, cudaStream_t stream)
 {
     // The next call's history: the last history_len() samples of [history | input].
-    launch_gather(history_view(*this, d_in, n),
-                  static_cast<long long>(n),
-                  next_history(),
-                  d_history_len,
-                  stream);
+    launch_history_keep(history_keep_of(*this, d_in, n), stream);
     advance_kept(n);
 }
 

@@ -46,6 +46,24 @@ void launch_keep(pfb_kernels::source<S> src,
     GPUFILTER_CHECK_LAUNCH();
 }
 
+//! The copy of the last history_len samples of [history | input] into dst, kept as
+//! complex float whatever the input format.
+template <class In>
+history_keep<float2, device_t<In>, pfb_kernels::complex_sample>
+next_history_copy(const complex* history,
+                  std::size_t history_len,
+                  const In* in,
+                  std::size_t n,
+                  complex* dst)
+{
+    return history_keep_for<float2, device_t<In>, pfb_kernels::complex_sample>(
+        reinterpret_cast<const float2*>(history),
+        history_len,
+        reinterpret_cast<const device_t<In>*>(in),
+        n,
+        reinterpret_cast<float2*>(dst));
+}
+
 template <class S>
 struct fused_args {
     int R;
@@ -328,14 +346,12 @@ void polyphase_bank<In>::launch_filter_fft(const In* d_in,
     const auto src = view<In>(d_history[d_current].get(), d_history_len, d_in, n);
     using S = device_t<In>;
     using keep_t = history_keep<float2, S, pfb_kernels::complex_sample>;
-    const keep_t keep =
-        keep_history ? history_keep_for<float2, S, pfb_kernels::complex_sample>(
-                           reinterpret_cast<const float2*>(d_history[d_current].get()),
-                           d_history_len,
-                           reinterpret_cast<const S*>(d_in),
-                           n,
-                           reinterpret_cast<float2*>(d_history[d_current ^ 1].get()))
-                     : keep_t{};
+    const keep_t keep = keep_history ? next_history_copy(d_history[d_current].get(),
+                                                         d_history_len,
+                                                         d_in,
+                                                         n,
+                                                         d_history[d_current ^ 1].get())
+                                     : keep_t{};
     const fused_args<S> a{ d_rate,
                            d_taps_per_filter,
                            d_branch.get(),
@@ -401,11 +417,12 @@ void polyphase_bank<In>::inverse_fft(const complex* src,
 template <class In>
 void polyphase_bank<In>::advance(const In* d_in, std::size_t n, cudaStream_t stream)
 {
-    launch_keep(view<In>(d_history[d_current].get(), d_history_len, d_in, n),
-                static_cast<long long>(n),
-                d_history[d_current ^ 1].get(),
-                d_history_len,
-                stream);
+    launch_history_keep(next_history_copy(d_history[d_current].get(),
+                                          d_history_len,
+                                          d_in,
+                                          n,
+                                          d_history[d_current ^ 1].get()),
+                        stream);
     move_on(n);
 }
 
