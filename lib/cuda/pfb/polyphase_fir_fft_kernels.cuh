@@ -129,6 +129,104 @@ __device__ __forceinline__ void fir_rows(const L& x,
     }
 }
 
+/*!
+ * fir_rows for os = N / R = OS > 1, with an item taking the W*OS consecutive steps
+ * t0 .. t0 + W*OS - 1 of one column j, every phase p = t - t0 mod OS, rather than W
+ * steps of one phase: the phases read the same rows with other taps, so the item
+ * loads its T + W rows once for all of them (at os 2 and 8 taps, 10 rows for 4
+ * steps where two items loaded 18). The rows are what limit the oversampled
+ * channelizer: loads that miss L1 and come from L2.
+ *
+ * Step t0 + p reads rows r_p - k (k < T), r_p = a_p - wrap_p, and r_p - r_0 = d_p is
+ * 0 or 1: the OS steps advance (OS - 1) * R < N samples, so a_p rises by at most one,
+ * and wrap_p falls when it does not. With the window's top row r_0 + 1, tap kk of the
+ * window (row r_0 + 1 + m - kk for the item's m-th step of a phase) meets phase p's
+ * tap kk - s_p, s_p = 1 - d_p, or zero where that lies outside [0, T): T + 1 window
+ * taps a phase. The top row r_0 + W only matters where some d_p is 1; otherwise it is
+ * not loaded (it may lie past the block's rows, and an Inf there times a zero tap
+ * would give NaN).
+ */
+template <int N, int W, int OS, int TH, class L, class Taps>
+__device__ __forceinline__ void fir_rows_phases(const L& x,
+                                                float2* buf,
+                                                int rows,
+                                                int R,
+                                                int T,
+                                                const Taps& branch_taps,
+                                                int base,
+                                                long long u_first)
+{
+    constexpr int log2N = block_fft_plan{ N, true }.log2n();
+    constexpr int mask = N - 1;
+    constexpr int C = tap_chunk / 2; // with OS phases of taps: 64 registers a thread
+    const int items = (rows / (W * OS)) << log2N;
+    for (int w = threadIdx.x; w < items; w += TH) {
+        const int j = w & mask;
+        const int t0 = (w >> log2N) * (W * OS);
+        int h[OS], s[OS]; // phase p: its branch's first tap, and its shift s_p
+        long long r0 = 0;
+        bool top = false; // some d_p is 1
+#pragma unroll
+        for (int p = 0; p < OS; ++p) {
+            const long long u = u_first + static_cast<long long>(t0 + p) * R;
+            const long long a = u >> log2N;
+            const int b = static_cast<int>(u & mask);
+            const int wrap = j > b ? 1 : 0;
+            h[p] = b - j + wrap * N;
+            const long long r = a - wrap;
+            if (p == 0)
+                r0 = r;
+            s[p] = 1 - static_cast<int>(r - r0);
+            top = top || s[p] == 0;
+        }
+        const long long v = (r0 + 1) * N + j - base; // the window's top row, column j
+        float2 acc[OS][W];
+#pragma unroll
+        for (int p = 0; p < OS; ++p)
+#pragma unroll
+            for (int m = 0; m < W; ++m)
+                acc[p][m] = make_float2(0.0f, 0.0f);
+        for (int k0 = 0; k0 <= T; k0 += C) {
+            const int kc = min(C, T + 1 - k0);
+            // xs[i]: row offset W - 1 - k0 - i from the top row; step m, window tap
+            // k0 + kk reads xs[kk + W - 1 - m].
+            float2 xs[C + W - 1];
+            float hs[OS][C];
+#pragma unroll
+            for (int i = 0; i < C + W - 1; ++i)
+                xs[i] = i < kc + W - 1 && (top || k0 + i > 0)
+                            ? x[v + static_cast<long long>(W - 1 - k0 - i) * N]
+                            : make_float2(0.0f, 0.0f);
+#pragma unroll
+            for (int p = 0; p < OS; ++p)
+#pragma unroll
+                for (int kk = 0; kk < C; ++kk) {
+                    const int k = k0 + kk - s[p]; // phase p's own tap
+                    hs[p][kk] =
+                        kk < kc && k >= 0 && k < T ? branch_taps[h[p] + k * N] : 0.0f;
+                }
+#pragma unroll
+            for (int kk = 0; kk < C; ++kk)
+#pragma unroll
+                for (int m = 0; m < W; ++m) {
+                    const float2 xv = xs[kk + W - 1 - m];
+#pragma unroll
+                    for (int p = 0; p < OS; ++p) {
+                        acc[p][m].x = fmaf(xv.x, hs[p][kk], acc[p][m].x);
+                        acc[p][m].y = fmaf(xv.y, hs[p][kk], acc[p][m].y);
+                    }
+                }
+        }
+        const int col = N - 1 - ((j + R) & mask);
+#pragma unroll
+        for (int p = 0; p < OS; ++p)
+#pragma unroll
+            for (int m = 0; m < W; ++m)
+                buf[block_fft::slot(((t0 + p + m * OS) << log2N) + col)] =
+                    block_fft::conj(acc[p][m]);
+    }
+}
+
 //! The steps W of fir_rows' window: the most (4, 2 or 1) of each residue modulo
 //! os = N / R that a block's `rows` steps hold (os 0 where R does not divide N: 1).
 __host__ __device__ constexpr int window_steps(int rows, int os)
@@ -136,8 +234,9 @@ __host__ __device__ constexpr int window_steps(int rows, int os)
     return os == 0 ? 1 : rows % (4 * os) == 0 ? 4 : rows % (2 * os) == 0 ? 2 : 1;
 }
 
-//! fir_rows with the longest window the block's steps allow (window_steps).
-template <int N, int TH, class L, class Taps>
+//! fir_rows with the longest window the block's steps allow (window_steps); with
+//! Phases, fir_rows_phases at os 2.
+template <int N, int TH, bool Phases, class L, class Taps>
 __device__ __forceinline__ void fir_block(const L& x,
                                           float2* buf,
                                           int rows,
@@ -149,6 +248,18 @@ __device__ __forceinline__ void fir_block(const L& x,
                                           long long u_first)
 {
     const int W = window_steps(rows, os);
+    if constexpr (Phases) {
+        if (os == 2 && rows % (2 * W) == 0) { // every phase of a column at once
+            if (W == 4)
+                return fir_rows_phases<N, 4, 2, TH>(
+                    x, buf, rows, R, T, branch_taps, base, u_first);
+            if (W == 2)
+                return fir_rows_phases<N, 2, 2, TH>(
+                    x, buf, rows, R, T, branch_taps, base, u_first);
+            return fir_rows_phases<N, 1, 2, TH>(
+                x, buf, rows, R, T, branch_taps, base, u_first);
+        }
+    }
     if (os == 0) // R does not divide N: a branch's steps are rows apart
         fir_rows<N, 1, TH>(x, buf, rows, 1, R, T, branch_taps, base, u_first);
     else if (W == 4)
@@ -200,6 +311,13 @@ __global__ void __launch_bounds__(threads_for(E), min_blocks_for(E))
     extern __shared__ float4 storage[]; // shared_bytes(E)
     float2* buf = reinterpret_cast<float2*>(storage);
 
+    // All os 2 phases of a column in one FIR item where a block runs alone on its
+    // multiprocessor (16384 samples): no other block's transform hides its row
+    // loads, and the item loads fewer (2048 channels, os 2, 8 taps, H100: 57-60 ->
+    // 63-64 GS/s). Where blocks share a multiprocessor the one-phase items are faster
+    // (1024 channels: 76-78 against 72-73), and their kernels carry no registers of
+    // the other kind (os 1 at 256 channels fell 10% when they did).
+    constexpr bool phases = min_blocks_for(E) == 1;
     const long long step0 = static_cast<long long>(blockIdx.x) * rows;
     const long long valid = min(static_cast<long long>(rows), nsteps - step0) << log2N;
     const long long u_first = v_first + base + step0 * R;
@@ -212,17 +330,17 @@ __global__ void __launch_bounds__(threads_for(E), min_blocks_for(E))
         (((u_first + static_cast<long long>(rows - 1) * R) >> log2N) + 1) * N - base;
     auto fir = [&](const auto& taps) {
         if (src.in_input(v_lo, v_hi - v_lo))
-            fir_block<N, TH>(direct_source<S>{ src.input, src.history_len },
-                             buf,
-                             rows,
-                             os,
-                             R,
-                             T,
-                             taps,
-                             base,
-                             u_first);
+            fir_block<N, TH, phases>(direct_source<S>{ src.input, src.history_len },
+                                     buf,
+                                     rows,
+                                     os,
+                                     R,
+                                     T,
+                                     taps,
+                                     base,
+                                     u_first);
         else
-            fir_block<N, TH>(src, buf, rows, os, R, T, taps, base, u_first);
+            fir_block<N, TH, phases>(src, buf, rows, os, R, T, taps, base, u_first);
     };
     if constexpr (SharedTaps) {
         // The whole bank, N*T taps (N*T a multiple of 4 from 512 channels up), copied
