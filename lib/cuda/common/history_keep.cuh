@@ -47,8 +47,13 @@ struct history_keep {
     //! the grid's threads share the samples.
     __device__ __forceinline__ void copy() const
     {
-        const int stride = gridDim.x * blockDim.x;
-        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        copy(blockIdx.x * blockDim.x + threadIdx.x, gridDim.x * blockDim.x);
+    }
+    //! The same for a grid of any shape: `thread` numbers the grid's `threads`
+    //! threads from 0.
+    __device__ __forceinline__ void copy(int thread, int threads) const
+    {
+        for (int i = thread; i < n; i += threads)
             dst[i] = i < old_count ? old[i] : Convert{}(input[i - old_count]);
     }
 #endif

@@ -46,24 +46,6 @@ void launch_keep(pfb_kernels::source<S> src,
     GPUFILTER_CHECK_LAUNCH();
 }
 
-//! The copy of the last history_len samples of [history | input] into dst, kept as
-//! complex float whatever the input format.
-template <class In>
-history_keep<float2, device_t<In>, pfb_kernels::complex_sample>
-next_history_copy(const complex* history,
-                  std::size_t history_len,
-                  const In* in,
-                  std::size_t n,
-                  complex* dst)
-{
-    return history_keep_for<float2, device_t<In>, pfb_kernels::complex_sample>(
-        reinterpret_cast<const float2*>(history),
-        history_len,
-        reinterpret_cast<const device_t<In>*>(in),
-        n,
-        reinterpret_cast<float2*>(dst));
-}
-
 template <class S>
 struct fused_args {
     int R;
@@ -152,6 +134,24 @@ void launch_fused(int N, int E, pfb_kernels::source<S> src, const fused_args<S>&
 }
 
 } // namespace
+
+template <class In>
+auto polyphase_bank<In>::next_history(const In* d_in,
+                                      std::size_t n,
+                                      bool keep_history) const
+{
+    using keep_t = history_keep<float2, device_t<In>, pfb_kernels::complex_sample>;
+    if (!keep_history)
+        return keep_t{};
+    // The last history_len samples of [history | input], kept as complex float
+    // whatever the input format.
+    return history_keep_for<float2, device_t<In>, pfb_kernels::complex_sample>(
+        reinterpret_cast<const float2*>(d_history[d_current].get()),
+        d_history_len,
+        reinterpret_cast<const device_t<In>*>(d_in),
+        n,
+        reinterpret_cast<float2*>(d_history[d_current ^ 1].get()));
+}
 
 template <class In>
 polyphase_bank<In>::polyphase_bank(unsigned numchans,
@@ -298,9 +298,10 @@ void polyphase_bank<In>::filter_fft(const In* d_in,
                                     std::size_t first,
                                     std::size_t count,
                                     complex* dst,
-                                    cudaStream_t stream)
+                                    cudaStream_t stream,
+                                    bool keep_history)
 {
-    launch_filter_fft(d_in, n, first, count, dst, false, stream);
+    launch_filter_fft(d_in, n, first, count, dst, keep_history, stream);
 }
 
 template <class In>
@@ -345,13 +346,7 @@ void polyphase_bank<In>::launch_filter_fft(const In* d_in,
                     : 0;
     const auto src = view<In>(d_history[d_current].get(), d_history_len, d_in, n);
     using S = device_t<In>;
-    using keep_t = history_keep<float2, S, pfb_kernels::complex_sample>;
-    const keep_t keep = keep_history ? next_history_copy(d_history[d_current].get(),
-                                                         d_history_len,
-                                                         d_in,
-                                                         n,
-                                                         d_history[d_current ^ 1].get())
-                                     : keep_t{};
+    const auto keep = next_history(d_in, n, keep_history);
     const fused_args<S> a{ d_rate,
                            d_taps_per_filter,
                            d_branch.get(),
@@ -371,7 +366,8 @@ void polyphase_bank<In>::filter_chunk(const In* d_in,
                                       std::size_t n,
                                       std::size_t first,
                                       std::size_t count,
-                                      cudaStream_t stream)
+                                      cudaStream_t stream,
+                                      bool keep_history)
 {
     if (count == 0)
         return;
@@ -401,7 +397,8 @@ void polyphase_bank<In>::filter_chunk(const In* d_in,
         v_first,
         static_cast<int>(base),
         static_cast<long long>(count),
-        reinterpret_cast<float2*>(d_rows.get()));
+        reinterpret_cast<float2*>(d_rows.get()),
+        next_history(d_in, n, keep_history));
     GPUFILTER_CHECK_LAUNCH();
 }
 
@@ -415,16 +412,16 @@ void polyphase_bank<In>::inverse_fft(const complex* src,
 }
 
 template <class In>
-void polyphase_bank<In>::advance(const In* d_in, std::size_t n, cudaStream_t stream)
+void polyphase_bank<In>::advance(const In* d_in,
+                                 std::size_t n,
+                                 cudaStream_t stream,
+                                 bool history_kept)
 {
-    launch_history_keep(next_history_copy(d_history[d_current].get(),
-                                          d_history_len,
-                                          d_in,
-                                          n,
-                                          d_history[d_current ^ 1].get()),
-                        stream);
+    if (!history_kept)
+        launch_history_keep(next_history(d_in, n, true), stream);
     move_on(n);
 }
+
 
 template <class In>
 void polyphase_bank<In>::move_on(std::size_t n)

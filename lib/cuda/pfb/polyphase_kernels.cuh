@@ -6,6 +6,7 @@
 // history it keeps (the fused FIR + FFT kernel: polyphase_fir_fft_kernels.cuh).
 
 #include "../common/device_math.cuh"
+#include "../common/history_keep.cuh"
 #include "../common/sample_load.h"
 #include "polyphase_shape.h"
 #include <cuda_runtime.h>
@@ -82,16 +83,24 @@ static_assert(sizeof(float2) == 8, "smem_bytes counts 8-byte samples");
  * in-block FFT would hold in shared memory instead).
  */
 template <class S, bool one_row_per_step>
-__global__ void __launch_bounds__(threads) fir(source<S> src,
-                                               int N,
-                                               int R,
-                                               int T,
-                                               const float* __restrict__ branch_taps,
-                                               long long v_first,
-                                               int base,
-                                               long long nsteps,
-                                               float2* __restrict__ rows)
+__global__ void __launch_bounds__(threads)
+    fir(source<S> src,
+        int N,
+        int R,
+        int T,
+        const float* __restrict__ branch_taps,
+        long long v_first,
+        int base,
+        long long nsteps,
+        float2* __restrict__ rows,
+        history_keep<float2, S, complex_sample> keep)
 {
+    // The next call's history, where the call asked for it (n = 0: none), shared by
+    // the threads of the whole two-dimensional grid.
+    const int block_threads = blockDim.x * blockDim.y;
+    keep.copy((blockIdx.y * gridDim.x + blockIdx.x) * block_threads +
+                  threadIdx.y * blockDim.x + threadIdx.x,
+              gridDim.x * gridDim.y * block_threads);
     extern __shared__ float2 tile[]; // [row][column], tile_columns wide
     const int F = blockDim.x;
     const int cc = threadIdx.x;
