@@ -422,7 +422,6 @@ void polyphase_bank<In>::advance(const In* d_in,
     move_on(n);
 }
 
-
 template <class In>
 void polyphase_bank<In>::move_on(std::size_t n)
 {

@@ -141,9 +141,9 @@ private:
                            complex* dst,
                            bool keep_history,
                            cudaStream_t stream);
-    //! What a kernel copies to keep the next call's history, if keep_history (else
-    //! nothing).
-    //! (A history_keep; defined in polyphase_bank.cu, the one file that calls it.)
+    //! The history_keep a kernel runs to keep the next call's history, if
+    //! keep_history (else an empty one). Defined in polyphase_bank.cu, the one file
+    //! that calls it, so that this header needs no device types.
     auto next_history(const In* d_in, std::size_t n, bool keep_history) const;
     //! advance() once the history is kept: the history buffers swap, the phase and
     //! the step count move on.
