@@ -316,8 +316,11 @@ __global__ void __launch_bounds__(threads_for(E), min_blocks_for(E))
     // loads, and the item loads fewer (2048 channels, os 2, 8 taps, H100: 57-60 ->
     // 63-64 GS/s). Where blocks share a multiprocessor the one-phase items are faster
     // (1024 channels: 76-78 against 72-73), and their kernels carry no registers of
-    // the other kind (os 1 at 256 channels fell 10% when they did).
-    constexpr bool phases = min_blocks_for(E) == 1;
+    // the other kind (os 1 at 256 channels fell 10% when they did). Below 2048
+    // channels os 2 takes smaller blocks (pfb_fused_block), and in the 16384-sample
+    // kernels of 512 and 1024 channels, which run os 4 and up, the items' registers
+    // only made ptxas spill.
+    constexpr bool phases = min_blocks_for(E) == 1 && N >= 2048;
     const long long step0 = static_cast<long long>(blockIdx.x) * rows;
     const long long valid = min(static_cast<long long>(rows), nsteps - step0) << log2N;
     const long long u_first = v_first + base + step0 * R;
