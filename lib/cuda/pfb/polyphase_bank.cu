@@ -293,6 +293,17 @@ void polyphase_bank<In>::origin(std::size_t first, long long& v_first, int& base
 }
 
 template <class In>
+void polyphase_bank<In>::filter_fft_call(const In* d_in,
+                                         std::size_t n,
+                                         complex* dst,
+                                         cudaStream_t stream)
+{
+    const std::size_t nsteps = output_count(n);
+    filter_fft(d_in, n, 0, nsteps, dst, stream, true); // no steps: no launch
+    advance(d_in, n, stream, nsteps > 0);
+}
+
+template <class In>
 void polyphase_bank<In>::filter_fft(const In* d_in,
                                     std::size_t n,
                                     std::size_t first,
@@ -300,33 +311,6 @@ void polyphase_bank<In>::filter_fft(const In* d_in,
                                     complex* dst,
                                     cudaStream_t stream,
                                     bool keep_history)
-{
-    launch_filter_fft(d_in, n, first, count, dst, keep_history, stream);
-}
-
-template <class In>
-void polyphase_bank<In>::filter_fft_call(const In* d_in,
-                                         std::size_t n,
-                                         complex* dst,
-                                         cudaStream_t stream)
-{
-    const std::size_t nsteps = output_count(n);
-    if (nsteps == 0) {
-        advance(d_in, n, stream);
-        return;
-    }
-    launch_filter_fft(d_in, n, 0, nsteps, dst, true, stream);
-    move_on(n);
-}
-
-template <class In>
-void polyphase_bank<In>::launch_filter_fft(const In* d_in,
-                                           std::size_t n,
-                                           std::size_t first,
-                                           std::size_t count,
-                                           complex* dst,
-                                           bool keep_history,
-                                           cudaStream_t stream)
 {
     if (count == 0)
         return;
@@ -419,12 +403,7 @@ void polyphase_bank<In>::advance(const In* d_in,
 {
     if (!history_kept)
         launch_history_keep(next_history(d_in, n, true), stream);
-    move_on(n);
-}
-
-template <class In>
-void polyphase_bank<In>::move_on(std::size_t n)
-{
+    // The history buffers swap, the phase and the step count move on.
     const std::size_t nsteps = output_count(n);
     if (d_history_len)
         d_current ^= 1;

@@ -133,21 +133,10 @@ private:
     //! Launch origin of step `first` of this call: v_first in [history | input], and
     //! base so that v + base is the stream's sample index modulo N.
     void origin(std::size_t first, long long& v_first, int& base) const;
-    //! filter_fft(), the kernel also keeping the next call's history if keep_history.
-    void launch_filter_fft(const In* d_in,
-                           std::size_t n,
-                           std::size_t first,
-                           std::size_t count,
-                           complex* dst,
-                           bool keep_history,
-                           cudaStream_t stream);
     //! The history_keep a kernel runs to keep the next call's history, if
     //! keep_history (else an empty one). Defined in polyphase_bank.cu, the one file
     //! that calls it, so that this header needs no device types.
     auto next_history(const In* d_in, std::size_t n, bool keep_history) const;
-    //! advance() once the history is kept: the history buffers swap, the phase and
-    //! the step count move on.
-    void move_on(std::size_t n);
 
     int d_n;
     int d_rate;
