@@ -154,7 +154,13 @@ accumulate_chunk(Out (&acc)[R], const X* xs, const Tap* s_taps, int chunk)
 /*!
  * s_x[padded(m)] = v[v0 + m*D] for m < span: one phase's sub-sampled stream. Each
  * thread issues `batch` loads before its first store, so several device-memory
- * latencies overlap instead of following one another. When the whole span lies in
+ * latencies overlap instead of following one another. A span is the tile (R samples
+ * a thread) plus up to one chunk of sub-taps, so at R = 8 (complex samples or taps)
+ * 9 loads a thread stage it in one round trip wherever the chunk has no more sub-taps
+ * than the block has threads (16 taps: 1040 samples for 128 threads, where 8 loads
+ * left 16 samples to a second round trip; ccc 16 taps 144-148 -> 158-160 GS/s on an
+ * H100). At R = 16 (real) 9 take two round trips: 17 cost registers and a block a
+ * multiprocessor (fff, 256 taps: 77 -> 74 GS/s). When the whole span lies in
  * the caller's input (the usual case) it is read straight from that buffer, without
  * history_then_input's bounds tests. Samples are read 4 or 8 bytes per thread (a
  * warp's reads are coalesced for D = 1); float4 reads of two samples would not help:
@@ -163,7 +169,7 @@ accumulate_chunk(Out (&acc)[R], const X* xs, const Tap* s_taps, int chunk)
 template <int R, class In, class X, class Read>
 __device__ __forceinline__ void stage_span(Read read, int span, X* s_x)
 {
-    constexpr int batch = 8; // a thread stages about (tile + taps) / threads samples
+    constexpr int batch = 9;
     const int n = blockDim.x;
     for (int m0 = threadIdx.x; m0 < span; m0 += batch * n) {
         X v[batch];
