@@ -31,6 +31,19 @@ constexpr int max_threads = 256;
 constexpr int sub_tap_chunk = 256; // sub-taps of one phase staged per pass
 
 /*!
+ * Loads a thread issues in a round of staging before its first store to shared
+ * memory (stage_span here, stage_group in the deinterleaved kernel), so that several
+ * device-memory latencies overlap. A block stages R samples a thread of its tile plus
+ * a few of one chunk of sub-taps: 9 loads a round give those few the spare loads of
+ * the last round, where 8 gave them a round trip of their own (16 taps at R = 8 and
+ * 128 threads: 1040 samples, 16 of them in a second round; ccc 16 taps 144-148 ->
+ * 158-160 GS/s on an H100). R + 1 would make real samples through real taps (R = 16)
+ * one round too, but 17 loads cost registers and a block a multiprocessor (fff, 256
+ * taps: 77 -> 74 GS/s).
+ */
+constexpr int loads_per_round = 9;
+
+/*!
  * Outputs per thread. With one new sample and R/4..R/2 broadcast tap loads per R*R
  * (complex: 2R*R) FMAs, R = 8 makes the FMA pipe, not shared memory, the limit:
  * complex x, real taps: per 8 taps a warp issues 8 LDS.64 (2 shared cycles each) + 2
@@ -152,15 +165,10 @@ accumulate_chunk(Out (&acc)[R], const X* xs, const Tap* s_taps, int chunk)
 }
 
 /*!
- * s_x[padded(m)] = v[v0 + m*D] for m < span: one phase's sub-sampled stream. Each
- * thread issues `batch` loads before its first store, so several device-memory
- * latencies overlap instead of following one another. A span is the tile (R samples
- * a thread) plus up to one chunk of sub-taps, so at R = 8 (complex samples or taps)
- * 9 loads a thread stage it in one round trip wherever the chunk has no more sub-taps
- * than the block has threads (16 taps: 1040 samples for 128 threads, where 8 loads
- * left 16 samples to a second round trip; ccc 16 taps 144-148 -> 158-160 GS/s on an
- * H100). At R = 16 (real) 9 take two round trips: 17 cost registers and a block a
- * multiprocessor (fff, 256 taps: 77 -> 74 GS/s). When the whole span lies in
+ * s_x[padded(m)] = v[v0 + m*D] for m < span: one phase's sub-sampled stream, in
+ * rounds of loads_per_round loads a thread. A span is the tile plus up to one chunk
+ * of sub-taps, so at R = 8 it takes one round trip wherever the chunk has no more
+ * sub-taps than the block has threads. When the whole span lies in
  * the caller's input (the usual case) it is read straight from that buffer, without
  * history_then_input's bounds tests. Samples are read 4 or 8 bytes per thread (a
  * warp's reads are coalesced for D = 1); float4 reads of two samples would not help:
@@ -169,7 +177,7 @@ accumulate_chunk(Out (&acc)[R], const X* xs, const Tap* s_taps, int chunk)
 template <int R, class In, class X, class Read>
 __device__ __forceinline__ void stage_span(Read read, int span, X* s_x)
 {
-    constexpr int batch = 9;
+    constexpr int batch = loads_per_round;
     const int n = blockDim.x;
     for (int m0 = threadIdx.x; m0 < span; m0 += batch * n) {
         X v[batch];

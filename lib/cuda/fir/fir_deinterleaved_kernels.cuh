@@ -80,18 +80,16 @@ constexpr std::size_t smem_bytes(int threads, const shape& s)
  *   s_x[g*pitch + padded(m)] = v[base + m*D + g]   for g < gn, m < span,
  * read in order of i = m*gn + g: v offset m*D + g = i + m*(D - gn), so for gn = D
  * consecutive threads read consecutive samples (coalesced), and for gn < D they read
- * runs of gn contiguous samples. Each thread issues `batch` loads before its first
- * store so that several device-memory latencies overlap. A thread stages gn * R
- * samples of the tile and gn * chunk / threads of the chunk. 8 loads a round took
- * gn * R / 8 rounds and one more for the chunk's few samples; 9 a round take
- * ceil(gn * R / 9), the chunk's samples in the last round's spare loads (as
- * fir_blocked's stage_span).
+ * runs of gn contiguous samples, in rounds of blocked::loads_per_round loads a
+ * thread. A thread stages gn * R samples of the tile and gn * chunk / threads of the
+ * chunk: ceil(gn * R / 9) rounds, the chunk's samples in the last round's spare
+ * loads (8 a round took gn * R / 8 rounds and one more for them).
  */
 template <int R, class X, class Read>
 __device__ __forceinline__ void
 stage_group(Read read, int D, int gn, int span, int pitch, X* s_x)
 {
-    constexpr int batch = 9;
+    constexpr int batch = blocked::loads_per_round;
     const int n = blockDim.x;
     const int items = span * gn;
     const unsigned ugn = static_cast<unsigned>(gn);
