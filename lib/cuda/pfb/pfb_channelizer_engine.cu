@@ -176,12 +176,10 @@ std::size_t pfb_channelizer_engine<In>::process(const void* const* in,
     }
     for (std::size_t first = 0; first < nsteps; first += d_bank.steps_per_chunk()) {
         const std::size_t count = std::min(d_bank.steps_per_chunk(), nsteps - first);
-        const bool keep_history = first == 0; // the first chunk's kernel keeps it
-        if (d_bank.fused()) {
-            d_bank.filter_fft(d_in, n, first, count, d_bank.rows(), s, keep_history);
-        } else {
-            d_bank.filter_chunk(d_in, n, first, count, s, keep_history);
-        }
+        if (d_bank.fused())
+            d_bank.filter_fft(d_in, n, first, count, d_bank.rows(), s);
+        else
+            d_bank.filter_chunk(d_in, n, first, count, s);
         if (!streams) {
             // The vector port's items are the FFT's output rows: transform into place.
             complex* dst = static_cast<complex*>(out[0]) + first * N;
@@ -205,7 +203,7 @@ std::size_t pfb_channelizer_engine<In>::process(const void* const* in,
             static_cast<long long>(first));
         GPUFILTER_CHECK_LAUNCH();
     }
-    d_bank.advance(d_in, n, s, nsteps > 0);
+    d_bank.advance(d_in, n, s);
     return nsteps;
 }
 

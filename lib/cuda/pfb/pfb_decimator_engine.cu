@@ -116,7 +116,7 @@ std::size_t pfb_decimator_engine<In>::process(const void* const* in,
     for (std::size_t first = 0; first < nsteps; first += d_bank.steps_per_chunk()) {
         const std::size_t count = std::min(d_bank.steps_per_chunk(), nsteps - first);
         const auto c = static_cast<long long>(count);
-        d_bank.filter_chunk(d_in, n, first, count, s, first == 0); // keeps the history
+        d_bank.filter_chunk(d_in, n, first, count, s);
         constexpr int block = 256;
         if (d_use_fft_rotator) {
             d_bank.inverse_fft(d_bank.rows(), d_bank.rows(), count, s);
@@ -133,7 +133,7 @@ std::size_t pfb_decimator_engine<In>::process(const void* const* in,
         }
         GPUFILTER_CHECK_LAUNCH();
     }
-    d_bank.advance(d_in, n, s, nsteps > 0);
+    d_bank.advance(d_in, n, s);
     return nsteps;
 }
 

@@ -299,8 +299,8 @@ void polyphase_bank<In>::filter_fft_call(const In* d_in,
                                          cudaStream_t stream)
 {
     const std::size_t nsteps = output_count(n);
-    filter_fft(d_in, n, 0, nsteps, dst, stream, true); // no steps: no launch
-    advance(d_in, n, stream, nsteps > 0);
+    filter_fft(d_in, n, 0, nsteps, dst, stream); // no steps: no launch
+    advance(d_in, n, stream);
 }
 
 template <class In>
@@ -309,8 +309,7 @@ void polyphase_bank<In>::filter_fft(const In* d_in,
                                     std::size_t first,
                                     std::size_t count,
                                     complex* dst,
-                                    cudaStream_t stream,
-                                    bool keep_history)
+                                    cudaStream_t stream)
 {
     if (count == 0)
         return;
@@ -330,7 +329,7 @@ void polyphase_bank<In>::filter_fft(const In* d_in,
                     : 0;
     const auto src = view<In>(d_history[d_current].get(), d_history_len, d_in, n);
     using S = device_t<In>;
-    const auto keep = next_history(d_in, n, keep_history);
+    const auto keep = next_history(d_in, n, first == 0);
     const fused_args<S> a{ d_rate,
                            d_taps_per_filter,
                            d_branch.get(),
@@ -350,8 +349,7 @@ void polyphase_bank<In>::filter_chunk(const In* d_in,
                                       std::size_t n,
                                       std::size_t first,
                                       std::size_t count,
-                                      cudaStream_t stream,
-                                      bool keep_history)
+                                      cudaStream_t stream)
 {
     if (count == 0)
         return;
@@ -382,7 +380,7 @@ void polyphase_bank<In>::filter_chunk(const In* d_in,
         static_cast<int>(base),
         static_cast<long long>(count),
         reinterpret_cast<float2*>(d_rows.get()),
-        next_history(d_in, n, keep_history));
+        next_history(d_in, n, first == 0));
     GPUFILTER_CHECK_LAUNCH();
 }
 
@@ -396,15 +394,12 @@ void polyphase_bank<In>::inverse_fft(const complex* src,
 }
 
 template <class In>
-void polyphase_bank<In>::advance(const In* d_in,
-                                 std::size_t n,
-                                 cudaStream_t stream,
-                                 bool history_kept)
+void polyphase_bank<In>::advance(const In* d_in, std::size_t n, cudaStream_t stream)
 {
-    if (!history_kept)
+    const std::size_t nsteps = output_count(n);
+    if (nsteps == 0) // else the kernel of the call's first chunk kept it
         launch_history_keep(next_history(d_in, n, true), stream);
     // The history buffers swap, the phase and the step count move on.
-    const std::size_t nsteps = output_count(n);
     if (d_history_len)
         d_current ^= 1;
     d_phase = d_phase + nsteps * d_rate - n;

@@ -45,10 +45,11 @@ namespace cuda {
  *
  * process order for an engine: for each chunk of at most steps_per_chunk() steps of
  * the call, filter_chunk(), then inverse_fft() and the engine's output stage on
- * rows(); after the last chunk, advance(). The first chunk's kernel may copy the
- * next call's history as well (keep_history), one launch a call fewer: advance()
- * is then told so. Where fused() holds, filter_fft() does
- * filter_chunk() and inverse_fft() in one kernel, for any number of steps.
+ * rows(); after the last chunk, advance(). The kernel of a call's first chunk
+ * (first = 0) also copies the next call's history, one launch a call fewer, so every
+ * call with steps runs that chunk; advance() copies it only for a call without
+ * steps. Where fused() holds, filter_fft() does filter_chunk() and inverse_fft() in
+ * one kernel, for any number of steps.
  */
 template <class In>
 class polyphase_bank
@@ -86,27 +87,25 @@ public:
 
     //! Rows [0, count) of rows() = steps [first, first + count) of this call (of n
     //! input samples, d_in on the device), in FFT-input order. count <=
-    //! steps_per_chunk(), first + count <= output_count(n). With keep_history (one
-    //! chunk a call), the kernel also copies the next call's history.
+    //! steps_per_chunk(), first + count <= output_count(n). For first = 0 the kernel
+    //! also copies the next call's history.
     void filter_chunk(const In* d_in,
                       std::size_t n,
                       std::size_t first,
                       std::size_t count,
-                      cudaStream_t stream,
-                      bool keep_history = false);
+                      cudaStream_t stream);
     //! The unscaled inverse N-point FFT of `count` rows of src into dst (may be src).
     void
     inverse_fft(const complex* src, complex* dst, std::size_t count, cudaStream_t stream);
     //! Where fused(): the inverse FFT of the rows of steps [first, first + count) of
     //! this call into dst (count rows of N, channel order), in one kernel; any count
-    //! with first + count <= output_count(n); keep_history as filter_chunk().
+    //! with first + count <= output_count(n); the history as filter_chunk().
     void filter_fft(const In* d_in,
                     std::size_t n,
                     std::size_t first,
                     std::size_t count,
                     complex* dst,
-                    cudaStream_t stream,
-                    bool keep_history = false);
+                    cudaStream_t stream);
     //! filter_fft() of all of a call's steps, then what advance() does, with the
     //! history kept by the same kernel: one launch a call.
     void
@@ -114,12 +113,10 @@ public:
     //! Whether filter_fft() is the path: pfb_fused_for(tuning, N, R, T), decided
     //! again when set_taps() changes T.
     bool fused() const { return d_fused; }
-    //! After a call's chunks are queued: keeps the history for the next call (unless
-    //! a chunk's kernel did: history_kept), moves the phase and the step count on.
-    void advance(const In* d_in,
-                 std::size_t n,
-                 cudaStream_t stream,
-                 bool history_kept = false);
+    //! After a call's chunks are queued: keeps the history for the next call where
+    //! the call has no steps (else its first chunk's kernel did), moves the phase and
+    //! the step count on.
+    void advance(const In* d_in, std::size_t n, cudaStream_t stream);
 
     complex* rows() const { return d_rows.get(); }
     std::size_t steps_per_chunk() const { return d_steps_per_chunk; }
