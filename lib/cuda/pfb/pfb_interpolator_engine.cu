@@ -29,21 +29,6 @@ view(const complex* history, std::size_t history_len, const complex* in, std::si
              static_cast<long long>(n) };
 }
 
-void keep(pfb_kernels::source<float2> src,
-          long long from,
-          complex* dst,
-          std::size_t n,
-          cudaStream_t s)
-{
-    if (n == 0)
-        return;
-    constexpr int block = 256;
-    pfb_kernels::
-        keep_history<<<blocks_for(static_cast<long long>(n), block), block, 0, s>>>(
-            src, from, reinterpret_cast<float2*>(dst), static_cast<long long>(n));
-    GPUFILTER_CHECK_LAUNCH();
-}
-
 } // namespace
 
 pfb_interpolator_engine::pfb_interpolator_engine(unsigned interp,
@@ -70,11 +55,12 @@ void pfb_interpolator_engine::set_taps(const std::vector<float>& taps, cudaStrea
     auto& next = d_history[d_current ^ 1];
     if (next.size() < capacity)
         next = device_buffer<complex>(capacity);
-    keep(view(d_history[d_current].get(), old_len, nullptr, 0),
-         static_cast<long long>(old_len) - static_cast<long long>(new_len),
-         next.get(),
-         new_len,
-         s);
+    pfb_kernels::launch_keep_history(
+        view(d_history[d_current].get(), old_len, nullptr, 0),
+        static_cast<long long>(old_len) - static_cast<long long>(new_len),
+        reinterpret_cast<float2*>(next.get()),
+        static_cast<long long>(new_len),
+        s);
     GPUFILTER_CHECK(cudaStreamSynchronize(s)); // before `padded` and the old buffer go
     d_current ^= 1;
     if (d_history[d_current ^ 1].size() < capacity)
@@ -118,6 +104,13 @@ std::size_t pfb_interpolator_engine::process(const void* const* in,
     const long long grid_y = (L + shape::phases(L) - 1) / shape::phases(L);
     if (grid_x > 0x7fffffffLL || grid_y > 65535)
         throw std::logic_error("pfb_interpolator_engine: grid too large");
+    // The last T - 1 samples of [history | input], into the other buffer.
+    const auto keep =
+        history_keep_for(reinterpret_cast<const float2*>(d_history[d_current].get()),
+                         d_history_len,
+                         reinterpret_cast<const float2*>(d_in),
+                         n,
+                         reinterpret_cast<float2*>(d_history[d_current ^ 1].get()));
     pfb_kernels::
         interp_fir<<<dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y)),
                      shape::threads,
@@ -127,16 +120,11 @@ std::size_t pfb_interpolator_engine::process(const void* const* in,
                           d_taps_per_filter,
                           d_branch.get(),
                           static_cast<long long>(n),
-                          static_cast<float2*>(out[0]));
+                          static_cast<float2*>(out[0]),
+                          keep);
     GPUFILTER_CHECK_LAUNCH();
-    if (d_history_len) {
-        keep(src,
-             static_cast<long long>(n),
-             d_history[d_current ^ 1].get(),
-             d_history_len,
-             s);
+    if (d_history_len)
         d_current ^= 1;
-    }
     return n * d_interp;
 }
 

@@ -38,7 +38,8 @@ inline std::size_t smem_bytes(int L)
  * outputs_per_thread consecutive inputs of one phase, sliding a register window down
  * the staged inputs (one shared-memory load and one tap load per tap serve
  * outputs_per_thread multiply-adds). Consecutive threads take consecutive phases, so
- * the outputs of one input go out together.
+ * the outputs of one input go out together. The blocks of the first phases also copy
+ * the next call's history (keep; n = 0: none), one launch a call fewer.
  */
 __global__ void __launch_bounds__(interp_shape::threads)
     interp_fir(source<float2> src,
@@ -46,8 +47,11 @@ __global__ void __launch_bounds__(interp_shape::threads)
                int T,
                const float* __restrict__ taps,
                long long n,
-               float2* __restrict__ out)
+               float2* __restrict__ out,
+               history_keep<float2> keep)
 {
+    if (blockIdx.y == 0)
+        keep.copy();
     using namespace interp_shape;
     constexpr int Q = outputs_per_thread;
     extern __shared__ float2 xs[];

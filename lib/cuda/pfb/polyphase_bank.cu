@@ -31,22 +31,6 @@ view(const complex* history, std::size_t history_len, const In* in, std::size_t 
 }
 
 template <class S>
-void launch_keep(pfb_kernels::source<S> src,
-                 long long from,
-                 complex* dst,
-                 std::size_t n,
-                 cudaStream_t s)
-{
-    if (n == 0)
-        return;
-    constexpr int block = 256;
-    pfb_kernels::
-        keep_history<<<blocks_for(static_cast<long long>(n), block), block, 0, s>>>(
-            src, from, reinterpret_cast<float2*>(dst), static_cast<long long>(n));
-    GPUFILTER_CHECK_LAUNCH();
-}
-
-template <class S>
 struct fused_args {
     int R;
     int T;
@@ -219,11 +203,12 @@ void polyphase_bank<In>::set_taps(const std::vector<float>& taps, cudaStream_t s
     device_buffer<complex>& next = d_history[d_current ^ 1];
     if (next.size() < capacity)
         next = device_buffer<complex>(capacity);
-    launch_keep(view<In>(d_history[d_current].get(), old_len, nullptr, 0),
-                static_cast<long long>(old_len) - static_cast<long long>(new_len),
-                next.get(),
-                new_len,
-                stream);
+    pfb_kernels::launch_keep_history(
+        view<In>(d_history[d_current].get(), old_len, nullptr, 0),
+        static_cast<long long>(old_len) - static_cast<long long>(new_len),
+        reinterpret_cast<float2*>(next.get()),
+        static_cast<long long>(new_len),
+        stream);
     // Before the old buffer may go, and `padded` with it.
     GPUFILTER_CHECK(cudaStreamSynchronize(stream));
     d_current ^= 1;

@@ -207,6 +207,18 @@ __global__ void keep_history(source<S> src, long long from, float2* dst, long lo
         dst[i] = src[from + i];
 }
 
+//! keep_history's launch on stream s (n = 0: none).
+template <class S>
+void launch_keep_history(
+    source<S> src, long long from, float2* dst, long long n, cudaStream_t s)
+{
+    if (n == 0)
+        return;
+    constexpr int block = 256;
+    keep_history<<<blocks_for(n, block), block, 0, s>>>(src, from, dst, n);
+    GPUFILTER_CHECK_LAUNCH();
+}
+
 } // namespace pfb_kernels
 } // namespace cuda
 } // namespace gpufilter
