@@ -55,7 +55,7 @@ void pfb_interpolator_engine::set_taps(const std::vector<float>& taps, cudaStrea
     auto& next = d_history[d_current ^ 1];
     if (next.size() < capacity)
         next = device_buffer<complex>(capacity);
-    pfb_kernels::launch_keep_history(
+    pfb_kernels::launch_history_window(
         view(d_history[d_current].get(), old_len, nullptr, 0),
         static_cast<long long>(old_len) - static_cast<long long>(new_len),
         reinterpret_cast<float2*>(next.get()),

@@ -207,9 +207,11 @@ __global__ void keep_history(source<S> src, long long from, float2* dst, long lo
         dst[i] = src[from + i];
 }
 
-//! keep_history's launch on stream s (n = 0: none).
+//! keep_history's launch on stream s (n = 0: none): a window of a view, zeros before
+//! the stream, as set_taps trims or pads a kept history. A call's own history is
+//! history_keep.cuh's launch_history_keep (or the filter kernel's keep.copy()).
 template <class S>
-void launch_keep_history(
+void launch_history_window(
     source<S> src, long long from, float2* dst, long long n, cudaStream_t s)
 {
     if (n == 0)
