@@ -41,6 +41,8 @@ constexpr unsigned arb_checkpoint_stride = 8;
 constexpr unsigned arb_exact_stride = 256;
 //! Fraction bits of the accumulator's grid: a float in [1, 2) has 23.
 constexpr unsigned arb_fraction_bits = 23;
+//! Outputs a thread of the periodic kernel computes (pfb_arb_periodic_kernels.cuh).
+constexpr int arb_periodic_outputs = 8;
 
 /*!
  * \brief gr-filter's resampler state (d_last_filter, d_acc) plus the input position

@@ -3,6 +3,7 @@
 #include "../common/kernel_attributes.h"
 #include "../fir/history_kernels.cuh"
 #include "pfb_arb_kernels.cuh"
+#include "pfb_arb_periodic_kernels.cuh"
 #include "pfb_arb_resampler_engine.h"
 #include "pfb_arb_stationary_kernels.cuh"
 #include <algorithm>
@@ -260,6 +261,107 @@ bool launch_stationary(const launch_args<S>& g, const arb_stationary_shape& shap
     return launch(g, r, steps, block, blocks, smem);
 }
 
+//! The periodic kernel's compiled input strides: P = 1 to 4 inputs a period.
+constexpr int periodic_max_stride = 4;
+//! The most a period may move an output's arm, in 2^-23 arm units: 2^-12 arm, so that
+//! a block's 32 * M periods cross at most one arm's edge (the kernel's note).
+constexpr unsigned long long periodic_drift_limit = (1ull << arb_fraction_bits) >> 12;
+
+/*!
+ * The periodic kernel's rule at this rate: the shortest period of L <= 8 outputs that
+ * takes a whole number P of inputs, 1 to 4, and moves an arm by at most
+ * periodic_drift_limit. L = 0 where there is none.
+ */
+arb_kernels::stationary_rule periodic_rule_for(const arb_kernels::step_rule& step,
+                                               unsigned N,
+                                               int taps_per_arm,
+                                               int& stride)
+{
+    using u128 = unsigned __int128;
+    const unsigned long long one = 1ull << arb_fraction_bits;
+    const unsigned long long NU = N * one;
+    const u128 D = static_cast<u128>(step.dec) * one + step.F;
+    arb_kernels::stationary_rule r{};
+    for (int L = 1; L <= arb_kernels::periodic_max_period; ++L) {
+        const u128 LD = L * D;
+        const auto rem = static_cast<unsigned long long>(LD % NU);
+        const auto whole = static_cast<long long>(LD / NU);
+        // A small remainder: the arm drifts up, P = whole; one near NU: it drifts down
+        // and each period wraps the arm once, P = whole + 1.
+        const long long P = rem <= periodic_drift_limit        ? whole
+                            : NU - rem <= periodic_drift_limit ? whole + 1
+                                                               : 0;
+        if (P < 1 || P > periodic_max_stride)
+            continue;
+        r.N = N;
+        r.dec = step.dec;
+        r.F = step.F;
+        r.NU = NU;
+        r.dY = rem;
+        r.dP = static_cast<int>(whole);
+        r.L = L;
+        r.R = 32 * arb_kernels::periodic_outputs; // periods a block (the kernel's note)
+        r.T = taps_per_arm;
+        stride = static_cast<int>(P);
+        return r;
+    }
+    return r;
+}
+
+template <class S, int W, int P>
+bool launch_periodic_shape(const launch_args<S>& g, const arb_kernels::stationary_rule& r)
+{
+    using namespace arb_kernels;
+    constexpr int MP = periodic_outputs * P;
+    const std::size_t smem =
+        static_cast<std::size_t>(r.L) * periodic_class_slots<MP>(W) * sizeof(S);
+    if (smem > current_device_shared_memory_per_block())
+        return false;
+    auto* kernel = resample_periodic<S, W, P>;
+    allow_dynamic_shared_memory(kernel, smem);
+    const long long per_block = 32LL * r.L * periodic_outputs;
+    kernel<<<blocks_for(g.count, per_block), 32 * r.L, smem, g.stream>>>(
+        g.src, g.arms, g.cps, r, g.count, g.out);
+    GPUFILTER_CHECK_LAUNCH();
+    return true;
+}
+
+template <class S, int W>
+bool launch_periodic_width(const launch_args<S>& g,
+                           const arb_kernels::stationary_rule& r,
+                           int P)
+{
+    switch (P) {
+    case 1:
+        return launch_periodic_shape<S, W, 1>(g, r);
+    case 2:
+        return launch_periodic_shape<S, W, 2>(g, r);
+    case 3:
+        return launch_periodic_shape<S, W, 3>(g, r);
+    default:
+        return launch_periodic_shape<S, W, 4>(g, r);
+    }
+}
+
+/*!
+ * resample_periodic where it applies: the closed form (exact), a short period
+ * (periodic_rule_for), at most 32 taps an arm (the arm in registers, W = 16 or 32
+ * taps) and periodic_max_arms arms. True when launched.
+ */
+template <class S>
+bool launch_periodic(const launch_args<S>& g)
+{
+    if (!g.exact || g.taps_per_arm > 32 ||
+        g.rate.int_rate > arb_kernels::periodic_max_arms)
+        return false;
+    int P = 0;
+    const auto r = periodic_rule_for(g.rule, g.rate.int_rate, g.taps_per_arm, P);
+    if (!r.L)
+        return false;
+    return g.taps_per_arm <= 16 ? launch_periodic_width<S, 16>(g, r, P)
+                                : launch_periodic_width<S, 32>(g, r, P);
+}
+
 } // namespace
 
 template <class T>
@@ -454,7 +556,12 @@ std::size_t pfb_arb_resampler_engine<T>::process(const void* const* in,
         want.K = d_arm_outputs ? d_arm_outputs : 1;
         if (stationary && exact && !d_stationary.made_for(want))
             d_stationary = stationary_shape_for(rate, want);
-        if (stationary && launch_stationary(args, d_stationary)) {
+        // The periodic kernel before both where it applies, unless a kernel is forced.
+        const bool periodic = !d_outputs_per_thread && d_arm_group == 0;
+        if (periodic && launch_periodic(args)) {
+            d_launched_per_thread = arb_kernels::periodic_outputs;
+            d_launched_kernel = "periodic";
+        } else if (stationary && launch_stationary(args, d_stationary)) {
             d_launched_per_thread = 1;
             d_launched_kernel = "stationary";
         } else {

@@ -125,6 +125,12 @@ public:
     const char* method() const override { return "pfb"; }
 
     /*!
+     * Kernels. While outputs_per_thread() and arm_group() are both 0 (the defaults),
+     * rates with a short period (L <= 8 outputs on 1 to 4 whole inputs, nearly the
+     * same arms: 3/4, 1/2, 2, 3/2, ...) with at most 32 taps an arm take the periodic
+     * kernel (pfb_arb_periodic_kernels.cuh); the others, and a call with a kernel
+     * forced below, take the stationary, window or one-output kernels.
+     *
      * Outputs each GPU thread computes: 0 (the default) picks by the rate
      * (arb_outputs_per_thread_for: on sm_90 4 at rates below about 1, 2 from there on,
      * the fastest measured); 1 one
@@ -149,10 +155,10 @@ public:
     int arm_group() const { return d_arm_group; }
     int arm_outputs() const { return d_arm_outputs; }
     //! The outputs per thread of the last launch (0 before any; 1 for the stationary
-    //! kernel: one a thread a round).
+    //! kernel: one a thread a round; arb_periodic_outputs for the periodic kernel).
     int launched_outputs_per_thread() const { return d_launched_per_thread; }
-    //! The kernel of the last launch: "stationary", "window", "per_output", or ""
-    //! before any.
+    //! The kernel of the last launch: "periodic", "stationary", "window",
+    //! "per_output", or "" before any.
     const char* launched_kernel() const { return d_launched_kernel; }
 
 private:

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace gr {
@@ -73,7 +74,8 @@ void check_stream(int per_thread,
                   std::size_t total,
                   std::mt19937& g,
                   const std::vector<change>& changes = {},
-                  int max_noutput = 9000)
+                  int max_noutput = 9000,
+                  const char* kernel = nullptr) // the kernel every call must launch
 {
     const auto x = samples<T>(total, g);
     std::vector<cd> xw(total);
@@ -144,9 +146,15 @@ void check_stream(int per_thread,
         if (got) { // the window kernel, or one output per thread where it does not fit
             const int launched = e.launched_outputs_per_thread();
             const bool chosen = per_thread == 0 || per_thread >= stationary_param;
+            const bool periodic = launched == cuda::arb_periodic_outputs &&
+                                  std::string(e.launched_kernel()) == "periodic";
             ASSERT_TRUE(launched == per_thread || launched == 1 ||
-                        (chosen && (launched == 2 || launched == 4)))
+                        (chosen && (launched == 2 || launched == 4)) ||
+                        (per_thread == 0 && periodic))
                 << launched;
+            if (kernel) {
+                ASSERT_STREQ(e.launched_kernel(), kernel) << "call " << call;
+            }
         }
         const std::size_t before = want.size();
         gr_pos += ref.filter(xw, gr_pos, gr_read, want);
@@ -266,6 +274,52 @@ TEST_P(arb_engine_test, rate_arm_and_taps_changes_mid_stream)
         per_thread(), 0.75f, random_taps(401, rng), 32, 60013, rng, ch, 5000);
 }
 
+TEST(pfb_arb_kernels, periodic_kernel_at_short_periods)
+{
+    GPUFILTER_REQUIRE_DEVICE_OR_SKIP();
+    std::mt19937 g(11);
+    // Rates whose L outputs take P whole inputs: 3/4 (L 3, P 4), 1/2, 1, 2, 3/2,
+    // 1/4, 4/3 (L 4, P 3), 3 and 5/4 (L 5, five classes of one warp). 31 taps an arm
+    // (W = 32) and 13 (W = 16), complex and real samples.
+    for (const float rate :
+         { 0.75f, 0.5f, 1.0f, 2.0f, 1.5f, 0.25f, 4.0f / 3.0f, 3.0f, 1.25f })
+        for (const std::size_t ntaps : { std::size_t(992), std::size_t(400) }) {
+            SCOPED_TRACE(::testing::Message() << "rate " << rate << " ntaps " << ntaps);
+            check_stream<complex>(
+                0, rate, random_taps(ntaps, g), 32, 40009, g, {}, 9000, "periodic");
+            check_stream<float>(
+                0, rate, random_taps(ntaps, g), 32, 40009, g, {}, 9000, "periodic");
+        }
+    // Seven arms: rate 1 and 1/2 take one arm an output, P = 1 and 2.
+    check_stream<complex>(
+        0, 1.0f, random_taps(200, g), 7, 30011, g, {}, 9000, "periodic");
+    check_stream<float>(0, 0.5f, random_taps(200, g), 7, 30011, g, {}, 9000, "periodic");
+}
+
+TEST(pfb_arb_kernels, periodic_kernel_across_arm_edges)
+{
+    GPUFILTER_REQUIRE_DEVICE_OR_SKIP();
+    std::mt19937 g(12);
+    // Rates one to two float steps off 3/4 and 4/3: each period moves an arm by
+    // about 1500 of its 2^23 fraction units, up or down, so over 4*10^5 inputs every
+    // class crosses arms' edges (some threads then sum on their own) and the arm
+    // wraps between N - 1 and 0 (the input position moves by one more or less).
+    // Set_filter starts at an arm next to the wrap.
+    std::vector<change> ch(1);
+    ch[0].call = 2;
+    ch[0].filter = 31;
+    for (const float rate : { 0.749998927116394f,
+                              0.750001072883606f,
+                              1.333330750465393f,
+                              1.3333358764648438f }) {
+        SCOPED_TRACE(::testing::Message() << "rate " << rate);
+        check_stream<complex>(
+            0, rate, random_taps(992, g), 32, 400009, g, ch, 20000, "periodic");
+        check_stream<float>(
+            0, rate, random_taps(400, g), 32, 400009, g, ch, 20000, "periodic");
+    }
+}
+
 TEST_P(arb_engine_test, non_finite_samples_mark_only_their_windows)
 {
     // gr-filter's output k is not finite only when a sample in its own T taps is not.
@@ -322,14 +376,15 @@ TEST(pfb_arb_kernels, window_kernel_runs_where_it_fits)
         std::size_t ntaps;
         bool fits;
         bool stationary; // the engine's choice (k = 0) is the stationary kernel
+        bool periodic;   // or the periodic kernel
     };
     // The benchmark's shapes, dec 0, and a rate whose block spans too many inputs.
-    // The engine picks the stationary kernel at rates above 1 only; rate 40 is off
-    // the closed form's grid.
-    const shape shapes[] = { { 0.75f, 969, true, false },
-                             { 2.3421f, 819, true, true },
-                             { 40.0f, 300, true, false },
-                             { 0.01f, 400, false, false } };
+    // The engine picks the periodic kernel at rate 3/4, the stationary kernel at rates
+    // above 1 only; rate 40 is off the closed form's grid.
+    const shape shapes[] = { { 0.75f, 969, true, false, true },
+                             { 2.3421f, 819, true, true, false },
+                             { 40.0f, 300, true, false, false },
+                             { 0.01f, 400, false, false, false } };
     const std::size_t n = 100003;
     cuda::device_buffer<complex> in(n);
     const auto x = samples<complex>(n, g);
@@ -349,10 +404,11 @@ TEST(pfb_arb_kernels, window_kernel_runs_where_it_fits)
             ASSERT_GT(e.process(&src, n, &dst, s.get()), 0u);
             s.synchronize();
             const int picked = k ? k : (c.rate > 1.0f ? 2 : 4); // 0: by the rate
-            if (k == 0 && c.stationary && e.arm_group() >= 0) {
-                EXPECT_STREQ(e.launched_kernel(), "stationary");
-                EXPECT_EQ(e.launched_outputs_per_thread(), 1);
-                e.set_arm_group(-1); // never: the window kernel by the rate
+            if (k == 0 && (c.stationary || c.periodic)) {
+                EXPECT_STREQ(e.launched_kernel(), c.periodic ? "periodic" : "stationary");
+                EXPECT_EQ(e.launched_outputs_per_thread(),
+                          c.periodic ? cuda::arb_periodic_outputs : 1);
+                e.set_arm_group(-1); // neither: the window kernel by the rate
                 ASSERT_GT(e.process(&src, n, &dst, s.get()), 0u);
                 s.synchronize();
             }
