@@ -37,8 +37,10 @@ struct arb_checkpoint {
 //! Outputs between two checkpoints of the sequential schedule: the GPU replays at
 //! most this many - 1 steps.
 constexpr unsigned arb_checkpoint_stride = 8;
-//! Outputs between two checkpoints of the closed form (exact()): one per GPU block.
-constexpr unsigned arb_exact_stride = 256;
+//! Outputs between two checkpoints of the closed form (exact()), from which a GPU
+//! thread reaches any output with a few integer operations. Few enough that a call's
+//! upload is small beside its kernel (2^24 inputs at rate 3/4: 74 KB).
+constexpr unsigned arb_exact_stride = 2048;
 //! Fraction bits of the accumulator's grid: a float in [1, 2) has 23.
 constexpr unsigned arb_fraction_bits = 23;
 //! Outputs a thread of the periodic kernel computes (pfb_arb_periodic_kernels.cuh).
