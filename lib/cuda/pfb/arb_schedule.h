@@ -38,9 +38,11 @@ struct arb_checkpoint {
 //! most this many - 1 steps.
 constexpr unsigned arb_checkpoint_stride = 8;
 //! Outputs between two checkpoints of the closed form (exact()), from which a GPU
-//! thread reaches any output with a few integer operations. Few enough that a call's
-//! upload is small beside its kernel (2^24 inputs at rate 3/4: 74 KB).
-constexpr unsigned arb_exact_stride = 2048;
+//! thread reaches any output with a few integer operations (their sums stay within
+//! 64 bits, and within 32 in the periodic kernel, for strides up to 2^20). Few
+//! enough that a call's upload costs little more than its latency (2^24 inputs at
+//! rate 3/4: 2.3 KB).
+constexpr unsigned arb_exact_stride = 65536;
 //! Fraction bits of the accumulator's grid: a float in [1, 2) has 23.
 constexpr unsigned arb_fraction_bits = 23;
 //! Outputs a thread of the periodic kernel computes (pfb_arb_periodic_kernels.cuh).

@@ -10,6 +10,7 @@
 // output costs its multiply-adds and few loads (the window kernel loads a tap pair
 // from shared memory for each multiply-add).
 
+#include "../common/history_keep.cuh"
 #include "pfb_arb_stationary_kernels.cuh"
 
 namespace gr {
@@ -117,6 +118,7 @@ __device__ __forceinline__ void periodic_advance(periodic_phase& s,
  *   sum each output over its own T taps instead, from the same tile.
  * - Outputs leave through shared memory, class-major there (no bank conflicts either
  *   way), as coalesced stores of the block's range.
+ * - The grid's threads also copy the next call's history (`keep`).
  */
 template <class S, int W, int P>
 __global__ void __launch_bounds__(32 * periodic_max_period)
@@ -125,8 +127,10 @@ __global__ void __launch_bounds__(32 * periodic_max_period)
                       const arb_checkpoint* __restrict__ cps,
                       stationary_rule r,
                       long long count,
-                      S* __restrict__ out)
+                      S* __restrict__ out,
+                      history_keep<S> keep)
 {
+    keep.copy(); // the next call's history (history_keep.cuh): no launch of its own
     constexpr int M = periodic_outputs;
     constexpr int MP = M * P;
     constexpr int len = periodic_class_length(MP, W);

@@ -309,7 +309,9 @@ arb_kernels::stationary_rule periodic_rule_for(const arb_kernels::step_rule& ste
 }
 
 template <class S, int W, int P>
-bool launch_periodic_shape(const launch_args<S>& g, const arb_kernels::stationary_rule& r)
+bool launch_periodic_shape(const launch_args<S>& g,
+                           const arb_kernels::stationary_rule& r,
+                           const history_keep<S>& keep)
 {
     using namespace arb_kernels;
     constexpr int MP = periodic_outputs * P;
@@ -321,7 +323,7 @@ bool launch_periodic_shape(const launch_args<S>& g, const arb_kernels::stationar
     allow_dynamic_shared_memory(kernel, smem);
     const long long per_block = 32LL * r.L * periodic_outputs;
     kernel<<<blocks_for(g.count, per_block), 32 * r.L, smem, g.stream>>>(
-        g.src, g.arms, g.cps, r, g.count, g.out);
+        g.src, g.arms, g.cps, r, g.count, g.out, keep);
     GPUFILTER_CHECK_LAUNCH();
     return true;
 }
@@ -329,27 +331,29 @@ bool launch_periodic_shape(const launch_args<S>& g, const arb_kernels::stationar
 template <class S, int W>
 bool launch_periodic_width(const launch_args<S>& g,
                            const arb_kernels::stationary_rule& r,
-                           int P)
+                           int P,
+                           const history_keep<S>& keep)
 {
     switch (P) {
     case 1:
-        return launch_periodic_shape<S, W, 1>(g, r);
+        return launch_periodic_shape<S, W, 1>(g, r, keep);
     case 2:
-        return launch_periodic_shape<S, W, 2>(g, r);
+        return launch_periodic_shape<S, W, 2>(g, r, keep);
     case 3:
-        return launch_periodic_shape<S, W, 3>(g, r);
+        return launch_periodic_shape<S, W, 3>(g, r, keep);
     default:
-        return launch_periodic_shape<S, W, 4>(g, r);
+        return launch_periodic_shape<S, W, 4>(g, r, keep);
     }
 }
 
 /*!
  * resample_periodic where it applies: the closed form (exact), a short period
  * (periodic_rule_for), at most 32 taps an arm (the arm in registers, W = 16 or 32
- * taps) and periodic_max_arms arms. True when launched.
+ * taps) and periodic_max_arms arms. True when launched: the kernel then also copied
+ * `keep`, the next call's history.
  */
 template <class S>
-bool launch_periodic(const launch_args<S>& g)
+bool launch_periodic(const launch_args<S>& g, const history_keep<S>& keep)
 {
     if (!g.exact || g.taps_per_arm > 32 ||
         g.rate.int_rate > arb_kernels::periodic_max_arms)
@@ -358,8 +362,8 @@ bool launch_periodic(const launch_args<S>& g)
     const auto r = periodic_rule_for(g.rule, g.rate.int_rate, g.taps_per_arm, P);
     if (!r.L)
         return false;
-    return g.taps_per_arm <= 16 ? launch_periodic_width<S, 16>(g, r, P)
-                                : launch_periodic_width<S, 32>(g, r, P);
+    return g.taps_per_arm <= 16 ? launch_periodic_width<S, 16>(g, r, P, keep)
+                                : launch_periodic_width<S, 32>(g, r, P, keep);
 }
 
 } // namespace
@@ -504,6 +508,7 @@ std::size_t pfb_arb_resampler_engine<T>::process(const void* const* in,
     if (count > d_sched.max_count(n)) // the output buffers are sized by it
         throw std::logic_error("pfb_arb_resampler_engine: more outputs than the bound");
 
+    bool history_kept = false; // by the filter kernel (the periodic one)
     if (count) {
         const std::size_t stride = exact ? arb_exact_stride : arb_checkpoint_stride;
         const std::size_t ncp = (count - 1) / stride + 1;
@@ -558,9 +563,10 @@ std::size_t pfb_arb_resampler_engine<T>::process(const void* const* in,
             d_stationary = stationary_shape_for(rate, want);
         // The periodic kernel before both where it applies, unless a kernel is forced.
         const bool periodic = !d_outputs_per_thread && d_arm_group == 0;
-        if (periodic && launch_periodic(args)) {
+        if (periodic && launch_periodic(args, history_keep_of(d_state, d_in, n))) {
             d_launched_per_thread = arb_kernels::periodic_outputs;
             d_launched_kernel = "periodic";
+            history_kept = true;
         } else if (stationary && launch_stationary(args, d_stationary)) {
             d_launched_per_thread = 1;
             d_launched_kernel = "stationary";
@@ -574,7 +580,10 @@ std::size_t pfb_arb_resampler_engine<T>::process(const void* const* in,
             d_launched_kernel = window ? "window" : "per_output";
         }
     }
-    d_state.advance(d_in, n, s);
+    if (history_kept)
+        d_state.advance_kept(n);
+    else
+        d_state.advance(d_in, n, s);
     return count;
 }
 
