@@ -103,10 +103,10 @@ __device__ __forceinline__ void periodic_advance(periodic_phase& s,
  * m < M.
  *
  * - Tiles: each class c (warp c) stages its own copy of the block's inputs, from W
- *   before its first output's input, with periodic_slot's spare slots. Lane i's outputs
- * then sit at tile elements i*M*P + 1 + (W - 1) + m*P, and the window element r (input
- *   p_0 - (W - 1) + r) at a slot i*(M*P + 1) plus a compile-time offset: no address
- *   arithmetic in the unrolled walk.
+ *   before its first output's input, with periodic_slot's spare slots. Lane i's
+ *   outputs then sit at tile elements i*M*P + 1 + (W - 1) + m*P, and the window
+ *   element r (input p_0 - (W - 1) + r) at a slot i*(M*P + 1) plus a compile-time
+ *   offset: no address arithmetic in the unrolled walk.
  * - Registers: the arm's W (h, dh) pairs (zero past T: the padding rows of the arm
  *   table), and the window, loaded as the walk reaches it; output m takes taps u < W
  *   on window elements W - 1 + m*P - u, each tap h + a dh formed with one fma (as in
@@ -209,7 +209,6 @@ __global__ void __launch_bounds__(32 * periodic_max_period)
     const bool not_finite = residue != 0.0f;
     const bool exact_windows = __syncthreads_or(not_finite);
 
-    const S* ct = tile + c * slots;
     const int p0 = start + W + i * MP; // output 0's input, were it aligned
     const unsigned j0 = own[0].x >> arb_fraction_bits;
     bool aligned = !exact_windows && own_first + L * (M - 1) < n_out;
@@ -229,7 +228,7 @@ __global__ void __launch_bounds__(32 * periodic_max_period)
             dh[u] = hd.y;
         }
         // Window element e is at base[e + 1 + (e + 1) / MP].
-        const S* base = ct + i * (MP + 1);
+        const S* base = own_tile + i * (MP + 1);
         S x[W + (M - 1) * P];
 #pragma unroll
         for (int m = 0; m < M; ++m) {
@@ -267,7 +266,7 @@ __global__ void __launch_bounds__(32 * periodic_max_period)
             const int e = own[m].p - start;
             for (int u = 0; u < r.T; ++u) {
                 const float2 hd = __ldg(arms + u * N + static_cast<int>(j));
-                mac(y[m], ct[periodic_slot<MP>(e - u)], fmaf(a, hd.y, hd.x));
+                mac(y[m], own_tile[periodic_slot<MP>(e - u)], fmaf(a, hd.y, hd.x));
             }
         }
     }
