@@ -24,7 +24,7 @@ constexpr int periodic_outputs = arb_periodic_outputs;
 //! (those of one index mod L), L warps in all.
 constexpr int periodic_max_period = 8;
 //! The most arms: an output's place X = arm * 2^23 + fraction stays below 2^31, and
-//! the closed form's sums in 32 bits (periodic_phase_from).
+//! the closed form's sums in 32 bits (periodic_phase).
 constexpr unsigned periodic_max_arms = 256;
 
 //! Input samples in one class's tile: its 32 threads' windows, M*P apart, each W wide,
@@ -60,40 +60,10 @@ __device__ __forceinline__ float finite_residue(float2 x, float r)
     return __fmaf_rn(x.y, 0.0f, __fmaf_rn(x.x, 0.0f, r));
 }
 
-//! An output's input position and place X = arm * 2^23 + fraction, in 32 bits.
-struct periodic_phase {
-    int p;
-    unsigned x;
-};
-
-//! Output c's index + d, from checkpoint c (phase_from in 32 bits: the host keeps N
-//! to periodic_max_arms and the rate to at least 1/4, so that J stays below 2^32).
-__device__ __forceinline__ periodic_phase periodic_phase_from(const arb_checkpoint& c,
-                                                              unsigned d,
-                                                              const stationary_rule& r)
-{
-    constexpr float unit = 1.0f / (1u << arb_fraction_bits);
-    constexpr unsigned mask = (1u << arb_fraction_bits) - 1;
-    const unsigned long long x =
-        __float2ull_rn(c.acc / unit) + static_cast<unsigned long long>(d) * r.F;
-    const unsigned J = c.filter + d * static_cast<unsigned>(r.dec) +
-                       static_cast<unsigned>(x >> arb_fraction_bits);
-    const unsigned N = r.N;
-    return { c.pos + static_cast<int>(J / N),
-             ((J % N) << arb_fraction_bits) | (static_cast<unsigned>(x) & mask) };
-}
-
-//! One period on: advance() in 32 bits.
-__device__ __forceinline__ void periodic_advance(periodic_phase& s,
-                                                 const stationary_rule& r)
-{
-    s.x += static_cast<unsigned>(r.dY);
-    s.p += r.dP;
-    if (s.x >= static_cast<unsigned>(r.NU)) {
-        s.x -= static_cast<unsigned>(r.NU);
-        ++s.p;
-    }
-}
+//! An output's input position and place X = arm * 2^23 + fraction, in 32 bits:
+//! the host keeps N to periodic_max_arms and the rate to at least 1/4, so that
+//! phase_from's J stays below 2^32 for every d a launch asks for.
+using periodic_phase = arb_phase_of<unsigned>;
 
 /*!
  * y_k as resample() computes it, for the launch's outputs k < count, at a rate whose
@@ -153,14 +123,14 @@ __global__ void __launch_bounds__(32 * periodic_max_period)
     const arb_checkpoint cp = cps[ci];
     const auto d0 = static_cast<unsigned>(kb - ci * arb_exact_stride);
     if (t < L)
-        s_start[t] = periodic_phase_from(cp, d0 + t, r).p - W;
+        s_start[t] = phase_from<unsigned>(cp, d0 + t, r).p - W;
     const int own_first = c + L * M * i; // the block's output of (m = 0)
     periodic_phase own[M];
-    own[0] = periodic_phase_from(cp, d0 + own_first, r);
+    own[0] = phase_from<unsigned>(cp, d0 + own_first, r);
 #pragma unroll
     for (int m = 1; m < M; ++m) {
         own[m] = own[m - 1];
-        periodic_advance(own[m], r);
+        advance(own[m], r);
     }
     __syncthreads();
 

@@ -31,33 +31,41 @@ struct stationary_rule {
     int T; // taps per arm
 };
 
-//! An output's input position and X (arm * 2^23 + fraction units).
-struct arb_phase {
+//! An output's input position and X (arm * 2^23 + fraction units), X in 64 bits or,
+//! where the host bounds the arms and the sums (the periodic kernel), in 32.
+template <class X>
+struct arb_phase_of {
     int p;
-    unsigned long long x;
+    X x;
 };
+using arb_phase = arb_phase_of<unsigned long long>;
 
-__device__ __forceinline__ void advance(arb_phase& s, const stationary_rule& r)
+template <class X>
+__device__ __forceinline__ void advance(arb_phase_of<X>& s, const stationary_rule& r)
 {
-    s.x += r.dY;
+    s.x += static_cast<X>(r.dY);
     s.p += r.dP;
-    if (s.x >= r.NU) {
-        s.x -= r.NU;
+    if (s.x >= static_cast<X>(r.NU)) {
+        s.x -= static_cast<X>(r.NU);
         ++s.p;
     }
 }
 
-//! Output c's index + d, from checkpoint c: closed_form() for any d below 2^20.
-__device__ __forceinline__ arb_phase phase_from(const arb_checkpoint& c,
-                                                unsigned long long d,
-                                                const stationary_rule& r)
+//! Output c's index + d, from checkpoint c: closed_form() for any d below 2^20. The
+//! arm index J and X in the type X (x, the fraction's sum, always in 64 bits).
+template <class X = unsigned long long>
+__device__ __forceinline__ arb_phase_of<X>
+phase_from(const arb_checkpoint& c, X d, const stationary_rule& r)
 {
     constexpr float unit = 1.0f / (1u << arb_fraction_bits);
-    constexpr unsigned long long mask = (1ull << arb_fraction_bits) - 1;
-    const unsigned long long x = __float2ull_rn(c.acc / unit) + d * r.F;
-    const unsigned long long J = c.filter + d * r.dec + (x >> arb_fraction_bits);
-    return { c.pos + static_cast<int>(J / r.N),
-             ((J % r.N) << arb_fraction_bits) | (x & mask) };
+    constexpr X mask = (X(1) << arb_fraction_bits) - 1;
+    const unsigned long long x =
+        __float2ull_rn(c.acc / unit) + static_cast<unsigned long long>(d) * r.F;
+    const X J =
+        c.filter + d * static_cast<X>(r.dec) + static_cast<X>(x >> arb_fraction_bits);
+    const X N = r.N;
+    return { c.pos + static_cast<int>(J / N),
+             ((J % N) << arb_fraction_bits) | (static_cast<X>(x) & mask) };
 }
 
 //! Samples a stationary block stages for `span` inputs: 16/sizeof(S) copies, each
