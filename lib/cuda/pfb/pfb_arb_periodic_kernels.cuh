@@ -12,6 +12,7 @@
 
 #include "../common/history_keep.cuh"
 #include "pfb_arb_stationary_kernels.cuh"
+#include <cuda_pipeline.h>
 
 namespace gr {
 namespace gpufilter {
@@ -65,6 +66,13 @@ __device__ __forceinline__ float finite_residue(float2 x, float r)
 //! phase_from's J stays below 2^32 for every d a launch asks for.
 using periodic_phase = arb_phase_of<unsigned>;
 
+//! Slots of the staged outputs, after the L class tiles: L * M rows of 32 outputs,
+//! 33 slots apart (see the kernel's end).
+__host__ __device__ constexpr int periodic_output_slots(int L)
+{
+    return L * periodic_outputs * 33;
+}
+
 /*!
  * y_k as resample() computes it, for the launch's outputs k < count, at a rate whose
  * L outputs take P inputs and move an arm by at most a small drift (the host's rule
@@ -76,7 +84,9 @@ using periodic_phase = arb_phase_of<unsigned>;
  *   before its first output's input, with periodic_slot's spare slots. Lane i's
  *   outputs then sit at tile elements i*M*P + 1 + (W - 1) + m*P, and the window
  *   element r (input p_0 - (W - 1) + r) at a slot i*(M*P + 1) plus a compile-time
- *   offset: no address arithmetic in the unrolled walk.
+ *   offset: no address arithmetic in the unrolled walk. The copies go from device
+ *   memory straight to shared memory (cp.async): a lane issues all of its loads at
+ *   once, holding no registers for them, and a warp waits only for its own tile.
  * - Registers: the arm's W (h, dh) pairs (zero past T: the padding rows of the arm
  *   table), and the window, loaded as the walk reaches it; output m takes taps u < W
  *   on window elements W - 1 + m*P - u, each tap h + a dh formed with one fma (as in
@@ -84,10 +94,13 @@ using periodic_phase = arb_phase_of<unsigned>;
  * - A thread whose outputs do not all keep its first output's arm and the P stride
  *   (the drift carried the fraction over an arm's edge: rare, the host bounds the
  *   drift so that it happens at most once a class a block), a thread with outputs past
- *   `count`, and every thread of a block whose tile holds a sample that is not finite
- *   sum each output over its own T taps instead, from the same tile.
+ *   `count`, and a thread whose walk gave an output that is not finite sum each
+ *   output over its own T taps instead, from the same tile. The last keeps gr-filter's
+ *   outputs where a sample is not finite: the walk multiplies every window sample,
+ *   those past T taps by zero taps (an infinity times zero is NaN), so one such
+ *   sample anywhere in the window makes an output of the walk NaN or infinite.
  * - Outputs leave through shared memory, class-major there (no bank conflicts either
- *   way), as coalesced stores of the block's range.
+ *   way), as coalesced stores of the block's range: the one barrier of the block.
  * - The grid's threads also copy the next call's history (`keep`).
  */
 template <class S, int W, int P>
@@ -106,11 +119,11 @@ __global__ void __launch_bounds__(32 * periodic_max_period)
     constexpr int len = periodic_class_length(MP, W);
     constexpr int slots = periodic_class_slots<MP>(W);
     static_assert(W % 4 == 0, "four chains");
+    static_assert(sizeof(S) == 4 || sizeof(S) == 8, "cp.async copies of one sample");
     constexpr float unit = 1.0f / (1u << arb_fraction_bits);
     constexpr unsigned mask = (1u << arb_fraction_bits) - 1;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     S* tile = reinterpret_cast<S*>(smem_raw);
-    __shared__ int s_start[periodic_max_period]; // class c's tile: inputs from here
 
     const int L = r.L;
     const int t = threadIdx.x;
@@ -122,27 +135,18 @@ __global__ void __launch_bounds__(32 * periodic_max_period)
     const long long ci = kb / arb_exact_stride;
     const arb_checkpoint cp = cps[ci];
     const auto d0 = static_cast<unsigned>(kb - ci * arb_exact_stride);
-    if (t < L)
-        s_start[t] = phase_from<unsigned>(cp, d0 + t, r).p - W;
     const int own_first = c + L * M * i; // the block's output of (m = 0)
     periodic_phase own[M];
     own[0] = phase_from<unsigned>(cp, d0 + own_first, r);
-#pragma unroll
-    for (int m = 1; m < M; ++m) {
-        own[m] = own[m - 1];
-        advance(own[m], r);
-    }
-    __syncthreads();
 
-    // Warp c stages its class's tile: a compile-time number of loads a lane, twelve
-    // in flight; past the call's inputs (and before the history) the samples are zeros.
-    const int start = s_start[c];
+    // Warp c stages its class's tile, from W before its lane 0's first output (the
+    // class's first): a compile-time number of copies a lane; past the call's inputs
+    // (and before the history) the samples are zeros. The copies are issued first,
+    // and the other outputs' phases and the arm's taps loaded while they land.
+    const int start = __shfl_sync(0xffffffffu, own[0].p, 0) - W;
     S* own_tile = tile + c * slots;
     const long long v0 = src.history_len + start;
     constexpr int per_lane = (len + 31) / 32;
-    constexpr int in_flight = 12;
-    // Stays 0 while the staged samples are finite (finite_residue).
-    float residue = 0.0f;
     if (src.in_input(v0, len)) {
         // Lane i's k-th sample: element i + 32k, at a compile-time offset from the
         // lane's first where M*P divides 32 (P = 1, 2 or 4).
@@ -150,53 +154,51 @@ __global__ void __launch_bounds__(32 * periodic_max_period)
         constexpr bool whole = 32 % MP == 0;
         S* lane_tile = own_tile + (whole ? i + i / MP : 0);
 #pragma unroll
-        for (int b = 0; b < per_lane; b += in_flight) {
-            S v[in_flight];
-#pragma unroll
-            for (int f = 0; f < in_flight && b + f < per_lane; ++f) {
-                const int k = b + f;
-                v[f] = k < per_lane - 1 || i + 32 * k < len ? in[32 * k] : zero<S>();
+        for (int k = 0; k < per_lane; ++k)
+            if (k < per_lane - 1 || i + 32 * k < len) {
+                S* slot = whole ? lane_tile + k * (32 + 32 / MP)
+                                : own_tile + periodic_slot<MP>(i + 32 * k);
+                __pipeline_memcpy_async(slot, in + 32 * k, sizeof(S));
             }
-#pragma unroll
-            for (int f = 0; f < in_flight && b + f < per_lane; ++f) {
-                const int k = b + f;
-                if (k < per_lane - 1 || i + 32 * k < len) {
-                    if constexpr (whole)
-                        lane_tile[k * (32 + 32 / MP)] = v[f];
-                    else
-                        own_tile[periodic_slot<MP>(i + 32 * k)] = v[f];
-                }
-                residue = finite_residue(v[f], residue);
-            }
-        }
+        __pipeline_commit();
     } else { // the first or the last blocks of a call
-        for (int e = i; e < len; e += 32) {
-            const S v = src[v0 + e];
-            own_tile[periodic_slot<MP>(e)] = v;
-            residue = finite_residue(v, residue);
-        }
+        for (int e = i; e < len; e += 32)
+            own_tile[periodic_slot<MP>(e)] = src[v0 + e];
     }
-    const bool not_finite = residue != 0.0f;
-    const bool exact_windows = __syncthreads_or(not_finite);
 
+#pragma unroll
+    for (int m = 1; m < M; ++m) {
+        own[m] = own[m - 1];
+        advance(own[m], r);
+    }
     const int p0 = start + W + i * MP; // output 0's input, were it aligned
     const unsigned j0 = own[0].x >> arb_fraction_bits;
-    bool aligned = !exact_windows && own_first + L * (M - 1) < n_out;
+    bool aligned = own_first + L * (M - 1) < n_out;
 #pragma unroll
     for (int m = 0; m < M; ++m)
         aligned =
             aligned && own[m].p == p0 + m * P && (own[m].x >> arb_fraction_bits) == j0;
-
-    S y[M];
-    if (aligned) {
+    // Arm j0's taps, for every lane (the padding rows keep any j0 < N in the table).
+    float h[W], dh[W];
+    {
         const int N = static_cast<int>(r.N);
-        float h[W], dh[W];
 #pragma unroll
         for (int u = 0; u < W; ++u) {
             const float2 hd = __ldg(arms + u * N + static_cast<int>(j0));
             h[u] = hd.x;
             dh[u] = hd.y;
         }
+    }
+    __pipeline_wait_prior(0);
+    __syncwarp(); // the warp's tile is in place
+
+    // Output k = (c + L*m) + L*M*i is staged at (c + L*m) * 33 + i, past the tiles: a
+    // warp's lanes write consecutive slots, and read back 32 consecutive outputs from
+    // 32 slots 33 apart.
+    S* staged = tile + L * slots;
+    // Stays 0 while the walk's outputs are finite (finite_residue).
+    float residue = 0.0f;
+    if (aligned) {
         // Window element e is at base[e + 1 + (e + 1) / MP].
         const S* base = own_tile + i * (MP + 1);
         S x[W + (M - 1) * P];
@@ -222,34 +224,27 @@ __global__ void __launch_bounds__(32 * periodic_max_period)
 #pragma unroll
             for (int u = 0; u < W; ++u)
                 mac(part[u & 3], x[W - 1 + m * P - u], fmaf(a, dh[u], h[u]));
-            y[m] = add(add(part[0], part[1]), add(part[2], part[3]));
-        }
-    } else {
-        const int N = static_cast<int>(r.N);
-#pragma unroll // own[] and y[] stay in registers
-        for (int m = 0; m < M; ++m) {
-            y[m] = zero<S>();
-            if (own_first + L * m >= n_out)
-                continue;
-            const unsigned j = own[m].x >> arb_fraction_bits;
-            const float a = static_cast<float>(own[m].x & mask) * unit;
-            const int e = own[m].p - start;
-            for (int u = 0; u < r.T; ++u) {
-                const float2 hd = __ldg(arms + u * N + static_cast<int>(j));
-                mac(y[m], own_tile[periodic_slot<MP>(e - u)], fmaf(a, hd.y, hd.x));
-            }
+            const S y = add(add(part[0], part[1]), add(part[2], part[3]));
+            residue = finite_residue(y, residue);
+            staged[(c + L * m) * 33 + i] = y;
         }
     }
-
-    // Output k = (c + L*m) + L*M*i is staged at (c + L*m) * 33 + i: a warp's lanes
-    // write consecutive slots, and read back 32 consecutive outputs from 32 slots
-    // 33 apart.
-    __syncthreads(); // the tiles are read: the outputs go where they were
-    S* staged = reinterpret_cast<S*>(smem_raw);
-#pragma unroll
-    for (int m = 0; m < M; ++m)
-        if (own_first + L * m < n_out)
-            staged[(c + L * m) * 33 + i] = y[m];
+    if (!aligned || residue != 0.0f) {
+        // The phases again, from the checkpoint: own[] need not outlive the walk.
+        const int N = static_cast<int>(r.N);
+        periodic_phase ph = phase_from<unsigned>(cp, d0 + own_first, r);
+        for (int m = 0; m < M && own_first + L * m < n_out; ++m, advance(ph, r)) {
+            const unsigned j = ph.x >> arb_fraction_bits;
+            const float a = static_cast<float>(ph.x & mask) * unit;
+            const int e = ph.p - start;
+            S y = zero<S>();
+            for (int u = 0; u < r.T; ++u) {
+                const float2 hd = __ldg(arms + u * N + static_cast<int>(j));
+                mac(y, own_tile[periodic_slot<MP>(e - u)], fmaf(a, hd.y, hd.x));
+            }
+            staged[(c + L * m) * 33 + i] = y;
+        }
+    }
     __syncthreads();
     // Output e = t + 32*L*j: row t % (L*M), lane t / (L*M) + (32 / M) * j.
     static_assert(32 % M == 0, "a block's 32 * L threads cover whole rows");

@@ -316,7 +316,9 @@ bool launch_periodic_shape(const launch_args<S>& g,
     using namespace arb_kernels;
     constexpr int MP = periodic_outputs * P;
     const std::size_t smem =
-        static_cast<std::size_t>(r.L) * periodic_class_slots<MP>(W) * sizeof(S);
+        (static_cast<std::size_t>(r.L) * periodic_class_slots<MP>(W) +
+         periodic_output_slots(r.L)) *
+        sizeof(S);
     if (smem > current_device_shared_memory_per_block())
         return false;
     auto* kernel = resample_periodic<S, W, P>;
