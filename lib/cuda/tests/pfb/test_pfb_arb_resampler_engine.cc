@@ -248,6 +248,19 @@ TEST_P(arb_engine_test, long_filters_and_extreme_rates)
         per_thread(), 40.0f, random_taps(300, rng), 32, 5003, rng, {}, 40000);
 }
 
+TEST_P(arb_engine_test, more_than_256_arms)
+{
+    // Past 256 arms the stationary kernel's phases take 64 bits
+    // (stationary_phase_fits_32_bits); up to 256 they take 32.
+    for (const float rate : { 2.3421f, 0.75f }) {
+        SCOPED_TRACE(::testing::Message() << "rate " << rate);
+        check_stream<complex>(
+            per_thread(), rate, random_taps(300 * 12, rng), 300, 30011, rng);
+        check_stream<float>(
+            per_thread(), rate, random_taps(300 * 12, rng), 300, 30011, rng);
+    }
+}
+
 TEST_P(arb_engine_test, tiny_calls_keep_the_state)
 {
     check_stream<complex>(
