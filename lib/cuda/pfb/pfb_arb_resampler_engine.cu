@@ -573,12 +573,14 @@ std::size_t pfb_arb_resampler_engine<T>::process(const void* const* in,
                 : arb_outputs_per_thread_for(d_tuning, rate.int_rate, rate.dec_rate);
         // The stationary kernel first where it applies: forced (set_arm_group), or the
         // engine's choice at rates above 1, where it was measured faster than the
-        // window kernel (on an H200: 10% for complex samples in groups of 1, 15% for
-        // real ones in groups of 4); at lower rates the window kernel was faster.
+        // window kernel; at lower rates the window kernel was faster. Groups of 4 for
+        // complex samples and of 1 for real ones: on an H100, at rate 2.3421, 5-14%
+        // and 2-5% faster than the other way round, in every build since the kernel's
+        // rewrite (docs/benchmarks.md).
         const bool stationary =
             !d_outputs_per_thread &&
             (d_arm_group > 0 || (d_arm_group == 0 && rate.dec_rate < rate.int_rate));
-        const int group = d_arm_group > 0 ? d_arm_group : (sizeof(S) == 8 ? 1 : 4);
+        const int group = d_arm_group > 0 ? d_arm_group : (sizeof(S) == 8 ? 4 : 1);
         arb_stationary_shape want;
         want.N = rate.int_rate;
         want.dec = rule.dec;

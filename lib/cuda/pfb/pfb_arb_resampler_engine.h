@@ -145,7 +145,7 @@ public:
      * The stationary-arm kernel (pfb_arb_stationary_kernels.cuh), which the engine
      * tries first while outputs_per_thread() is 0. `g`: the threads that read one
      * sample together; 0 (the default) the engine's choice: at rates above 1, groups
-     * of 1 for complex samples and 4 for real ones, at lower rates none (the window
+     * of 4 for complex samples and 1 for real ones, at lower rates none (the window
      * kernel); 1, 4 or 8 to force one at any rate, where the kernel applies (the
      * closed form, a round of outputs that keep their arms, the taps in registers),
      * -1 never. `outputs` each thread computes a round: 0 (one, the default), 1 or 2.
