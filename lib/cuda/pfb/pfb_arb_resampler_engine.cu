@@ -574,9 +574,9 @@ std::size_t pfb_arb_resampler_engine<T>::process(const void* const* in,
         // The stationary kernel first where it applies: forced (set_arm_group), or the
         // engine's choice at rates above 1, where it was measured faster than the
         // window kernel; at lower rates the window kernel was faster. Groups of 4 for
-        // complex samples and of 1 for real ones: on an H100, at rate 2.3421, 5-14%
-        // and 2-5% faster than the other way round, in every build since the kernel's
-        // rewrite (docs/benchmarks.md).
+        // complex samples and of 1 for real ones: on an H100, at rate 2.3421, the
+        // faster way round in the builds since the kernel's rewrite (complex 4-14%
+        // but for 1% slower in the first, real 1-6%; docs/benchmarks.md).
         const bool stationary =
             !d_outputs_per_thread &&
             (d_arm_group > 0 || (d_arm_group == 0 && rate.dec_rate < rate.int_rate));

@@ -138,12 +138,12 @@ __global__ void __launch_bounds__(threads)
 #pragma unroll
     for (int i = 0; i < K; ++i)
         own[i] = phase_from<X>(c, d0 + K * t + i, r);
-    // The block's first input and its last round's last: the tile's span.
     // The block's outputs, k = kb + e for e < n_out: at most R * L, within an int.
     const int n_out =
         static_cast<int>(min(static_cast<long long>(r.R) * r.L, count - kb));
     const int rounds = (n_out + r.L - 1) / r.L;
     S* const block_out = out + kb;
+    // The block's first input and its last round's last: the tile's span.
     const int lo = phase_from<X>(c, d0, r).p - (W - 1);
     const int hi =
         phase_from<X>(c, d0 + static_cast<X>(rounds - 1) * r.L + K * blockDim.x - 1, r).p;
