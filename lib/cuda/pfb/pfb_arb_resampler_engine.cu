@@ -115,7 +115,7 @@ int stationary_steps(int W, int K)
     return 0;
 }
 
-template <class S, int GS, int K, class X>
+template <class S, int GS, int K>
 bool launch_stationary_steps(const launch_args<S>& g,
                              const arb_kernels::stationary_rule& r,
                              int steps,
@@ -124,15 +124,15 @@ bool launch_stationary_steps(const launch_args<S>& g,
                              std::size_t smem)
 {
     using namespace arb_kernels;
-    auto* kernel = steps == 16   ? resample_stationary<S, 16, GS, K, X>
-                   : steps == 24 ? resample_stationary<S, 24, GS, K, X>
+    auto* kernel = steps == 16   ? resample_stationary<S, 16, GS, K>
+                   : steps == 24 ? resample_stationary<S, 24, GS, K>
                    : K == 2      ? nullptr
-                   : steps == 28 ? resample_stationary<S, 28, GS, 1, X>
-                   : steps == 32 ? resample_stationary<S, 32, GS, 1, X>
-                   : steps == 36 ? resample_stationary<S, 36, GS, 1, X>
-                   : steps == 40 ? resample_stationary<S, 40, GS, 1, X>
-                   : steps == 48 ? resample_stationary<S, 48, GS, 1, X>
-                   : steps == 64 ? resample_stationary<S, 64, GS, 1, X>
+                   : steps == 28 ? resample_stationary<S, 28, GS, 1>
+                   : steps == 32 ? resample_stationary<S, 32, GS, 1>
+                   : steps == 36 ? resample_stationary<S, 36, GS, 1>
+                   : steps == 40 ? resample_stationary<S, 40, GS, 1>
+                   : steps == 48 ? resample_stationary<S, 48, GS, 1>
+                   : steps == 64 ? resample_stationary<S, 64, GS, 1>
                                  : nullptr;
     if (!kernel)
         return false;
@@ -198,32 +198,6 @@ arb_stationary_shape stationary_shape_for(const arb_rate& rate, arb_stationary_s
 }
 
 /*!
- * Whether a stationary launch's phases fit 32 bits (arb_phase_of<unsigned>, a few
- * instructions fewer a round than 64): X = arm * 2^23 + fraction and X + dY below 2^32
- * (N <= 256 arms), and phase_from's arm count J below 2^32 for every output offset d
- * up to d_max from a checkpoint (J <= N + d * (dec + 1), the fraction's carries
- * included).
- */
-bool stationary_phase_fits_32_bits(unsigned N,
-                                   unsigned long long dec,
-                                   unsigned long long d_max)
-{
-    using u128 = unsigned __int128;
-    return N <= 256 && N + static_cast<u128>(d_max) * (dec + 1) < (u128(1) << 32);
-}
-
-template <class S, class X>
-auto stationary_launcher(int G, int K)
-{
-    return K == 1 ? (G == 1   ? launch_stationary_steps<S, 1, 1, X>
-                     : G == 4 ? launch_stationary_steps<S, 4, 1, X>
-                              : launch_stationary_steps<S, 8, 1, X>)
-                  : (G == 1   ? launch_stationary_steps<S, 1, 2, X>
-                     : G == 4 ? launch_stationary_steps<S, 4, 2, X>
-                              : launch_stationary_steps<S, 8, 2, X>);
-}
-
-/*!
  * resample_stationary where it applies: the closed form (exact) and a round shape
  * (stationary_shape_for), the block's inputs in shared memory. True when launched.
  */
@@ -278,11 +252,12 @@ bool launch_stationary(const launch_args<S>& g, const arb_stationary_shape& shap
     const long long per_block = L * R;
     const auto blocks =
         static_cast<unsigned long long>((g.count + per_block - 1) / per_block);
-    // The largest offset from a checkpoint a block's phases take (the kernel's `hi`).
-    const unsigned long long d_max = arb_exact_stride + (R - 1) * L + K * block;
-    auto* launch = stationary_phase_fits_32_bits(r.N, r.dec, d_max)
-                       ? stationary_launcher<S, unsigned>(G, K)
-                       : stationary_launcher<S, unsigned long long>(G, K);
+    auto* launch = K == 1 ? (G == 1   ? launch_stationary_steps<S, 1, 1>
+                             : G == 4 ? launch_stationary_steps<S, 4, 1>
+                                      : launch_stationary_steps<S, 8, 1>)
+                          : (G == 1   ? launch_stationary_steps<S, 1, 2>
+                             : G == 4 ? launch_stationary_steps<S, 4, 2>
+                                      : launch_stationary_steps<S, 8, 2>);
     return launch(g, r, steps, block, blocks, smem);
 }
 
@@ -575,8 +550,8 @@ std::size_t pfb_arb_resampler_engine<T>::process(const void* const* in,
         // engine's choice at rates above 1, where it was measured faster than the
         // window kernel; at lower rates the window kernel was faster. Groups of 4 for
         // complex samples and of 1 for real ones: on an H100, at rate 2.3421, the
-        // faster way round in the builds since the kernel's rewrite (complex 4-14%
-        // but for 1% slower in the first, real 1-6%; docs/benchmarks.md).
+        // faster way round in the builds since the kernel's rewrite (complex 4-7% but
+        // for 1% slower in the first, real 1-6%; docs/benchmarks.md).
         const bool stationary =
             !d_outputs_per_thread &&
             (d_arm_group > 0 || (d_arm_group == 0 && rate.dec_rate < rate.int_rate));

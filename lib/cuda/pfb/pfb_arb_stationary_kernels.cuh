@@ -32,13 +32,13 @@ struct stationary_rule {
 };
 
 //! An output's input position and X (arm * 2^23 + fraction units), X in 64 bits or,
-//! where the host bounds the arms and the sums (the periodic kernel always, the
-//! stationary one where they fit: stationary_phase_fits_32_bits), in 32.
+//! where the host bounds the arms and the sums (the periodic kernel), in 32.
 template <class X>
 struct arb_phase_of {
     int p;
     X x;
 };
+using arb_phase = arb_phase_of<unsigned long long>;
 
 template <class X>
 __device__ __forceinline__ void advance(arb_phase_of<X>& s, const stationary_rule& r)
@@ -110,7 +110,7 @@ __host__ __device__ constexpr long long stationary_copy_length(long long span)
  * - A block whose tile holds a sample that is not finite sums each output over its
  *   own T taps (the zero taps would turn others' outputs into NaN).
  */
-template <class S, int W, int GS, int K, class X>
+template <class S, int W, int GS, int K>
 __global__ void __launch_bounds__(threads)
     resample_stationary(history_then_input<S> src,
                         const float2* __restrict__ arms,
@@ -124,7 +124,7 @@ __global__ void __launch_bounds__(threads)
     constexpr int C = per16<S>();
     static_assert(W % C == 0, "whole 16-byte loads of samples (and two halves)");
     constexpr float unit = 1.0f / (1u << arb_fraction_bits);
-    constexpr X mask = (X(1) << arb_fraction_bits) - 1;
+    constexpr unsigned long long mask = (1ull << arb_fraction_bits) - 1;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     S* tile = reinterpret_cast<S*>(smem_raw);
 
@@ -133,20 +133,20 @@ __global__ void __launch_bounds__(threads)
     // Every phase from the block's checkpoint: it is written (kb < count).
     const long long ci = kb / arb_exact_stride;
     const arb_checkpoint c = cps[ci];
-    const auto d0 = static_cast<X>(kb - ci * arb_exact_stride);
-    arb_phase_of<X> own[K];
+    const auto d0 = static_cast<unsigned long long>(kb - ci * arb_exact_stride);
+    arb_phase own[K];
 #pragma unroll
     for (int i = 0; i < K; ++i)
-        own[i] = phase_from<X>(c, d0 + K * t + i, r);
-    // The block's outputs, k = kb + e for e < n_out: at most R * L, within an int.
-    const int n_out =
-        static_cast<int>(min(static_cast<long long>(r.R) * r.L, count - kb));
-    const int rounds = (n_out + r.L - 1) / r.L;
-    S* const block_out = out + kb;
+        own[i] = phase_from(c, d0 + K * t + i, r);
     // The block's first input and its last round's last: the tile's span.
-    const int lo = phase_from<X>(c, d0, r).p - (W - 1);
-    const int hi =
-        phase_from<X>(c, d0 + static_cast<X>(rounds - 1) * r.L + K * blockDim.x - 1, r).p;
+    const int rounds =
+        static_cast<int>(min(static_cast<long long>(r.R), (count - kb + r.L - 1) / r.L));
+    const int lo = phase_from(c, d0, r).p - (W - 1);
+    const int hi = phase_from(c,
+                              d0 + static_cast<unsigned long long>(rounds - 1) * r.L +
+                                  K * blockDim.x - 1,
+                              r)
+                       .p;
     // Copy c holds input lo + e + c at e: tile[c * copy_len + e].
     const int span = hi - lo + 1;
     const int copy_len = static_cast<int>(stationary_copy_length<S>(span));
@@ -252,9 +252,9 @@ __global__ void __launch_bounds__(threads)
 #pragma unroll
         for (int i = 0; i < K; ++i) {
             const int slot = K * t + i;
-            const int e = round * r.L + slot;
-            if (slot < r.L && e < n_out)
-                block_out[e] = y[i];
+            const long long k = kb + static_cast<long long>(round) * r.L + slot;
+            if (slot < r.L && k < count)
+                out[k] = y[i];
             advance(own[i], r);
         }
     }
