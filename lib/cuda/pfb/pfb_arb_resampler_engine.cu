@@ -300,7 +300,6 @@ arb_kernels::stationary_rule periodic_rule_for(const arb_kernels::step_rule& ste
         r.dY = rem;
         r.dP = static_cast<int>(whole);
         r.L = L;
-        r.R = 32 * arb_kernels::periodic_outputs; // periods a block (the kernel's note)
         r.T = taps_per_arm;
         stride = static_cast<int>(P);
         return r;

@@ -27,7 +27,7 @@ struct stationary_rule {
     unsigned long long dY;
     int dP;
     int L; // outputs a round (a multiple of K): threads below L / K store
-    int R; // rounds a block
+    int R; // rounds a block (the stationary kernel; the periodic one leaves it 0)
     int T; // taps per arm
 };
 
