@@ -164,6 +164,22 @@ __global__ void __launch_bounds__(threads)
 }
 
 /*!
+ * One output over its own T taps only, sum_m (h[m] + a dh[m]) x[-m], where a joint walk
+ * cannot serve (samples that are not finite; see the window, stationary and periodic
+ * kernels): tap(m) gives the arm's (h, dh) pair m, sample(m) input p - m.
+ */
+template <class S, class Tap, class Sample>
+__device__ __forceinline__ S own_taps_sum(int T, float a, Tap tap, Sample sample)
+{
+    S y = zero<S>();
+    for (int m = 0; m < T; ++m) {
+        const float2 hd = tap(m);
+        mac(y, sample(m), fmaf(a, hd.y, hd.x));
+    }
+    return y;
+}
+
+/*!
  * Index of tile element e with one spare slot after every 128 bytes of samples (16
  * complex or 32 real): the window kernel's threads read the tile at a stride of about
  * K/rate samples, which without the spare slots often falls on a few banks (rate 0.75,
@@ -285,11 +301,11 @@ __global__ void __launch_bounds__(threads)
         for (int i = 0; i < K; ++i) {
             const int e_i = p[K - 1] - p[i]; // output i's taps are u = e_i + m, m < T
             const float2* arm = s_arms + E * N + static_cast<int>(j[i]);
-            y[i] = zero<S>();
-            for (int m = 0; m < T; ++m) {
-                const float2 hd = arm[m * N];
-                mac(y[i], tile[tile_slot<S>(newest - e_i - m)], fmaf(a[i], hd.y, hd.x));
-            }
+            y[i] = own_taps_sum<S>(
+                T,
+                a[i],
+                [&](int m) { return arm[m * N]; },
+                [&](int m) { return tile[tile_slot<S>(newest - e_i - m)]; });
         }
     } else if (valid) {
         const int newest = p[K - 1] - first + (T - 1) + E; // tile index of p_{K-1}

@@ -237,12 +237,12 @@ __global__ void __launch_bounds__(32 * periodic_max_period)
             const unsigned j = ph.x >> arb_fraction_bits;
             const float a = static_cast<float>(ph.x & mask) * unit;
             const int e = ph.p - start;
-            S y = zero<S>();
-            for (int u = 0; u < r.T; ++u) {
-                const float2 hd = __ldg(arms + u * N + static_cast<int>(j));
-                mac(y, own_tile[periodic_slot<MP>(e - u)], fmaf(a, hd.y, hd.x));
-            }
-            staged[(c + L * m) * 33 + i] = y;
+            const float2* arm = arms + j;
+            staged[(c + L * m) * 33 + i] = own_taps_sum<S>(
+                r.T,
+                a,
+                [&](int u) { return __ldg(arm + u * N); },
+                [&](int u) { return own_tile[periodic_slot<MP>(e - u)]; });
         }
     }
     __syncthreads();

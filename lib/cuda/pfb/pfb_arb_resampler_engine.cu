@@ -198,8 +198,26 @@ arb_stationary_shape stationary_shape_for(const arb_rate& rate, arb_stationary_s
 }
 
 /*!
- * resample_stationary where it applies: the closed form (exact) and a round shape
- * (stationary_shape_for), the block's inputs in shared memory. True when launched.
+ * Whether a stationary launch's phases fit the kernel's 32 bits (arb_phase_of<unsigned>,
+ * a few instructions fewer a round than 64): X = arm * 2^23 + fraction and X + dY below
+ * 2^32 (N <= 256 arms), and phase_from's arm count J below 2^32 for every output offset
+ * d up to d_max from a checkpoint (J <= N + d * (dec + 1), the fraction's carries
+ * included). Where they do not, the window kernel runs instead: a second set of the
+ * stationary kernels in 64 bits would double the module that every call of the engine
+ * loads first (its first output in a live flowgraph came about 20 ms later).
+ */
+bool stationary_phase_fits_32_bits(unsigned N,
+                                   unsigned long long dec,
+                                   unsigned long long d_max)
+{
+    using u128 = unsigned __int128;
+    return N <= 256 && N + static_cast<u128>(d_max) * (dec + 1) < (u128(1) << 32);
+}
+
+/*!
+ * resample_stationary where it applies: the closed form (exact), a round shape
+ * (stationary_shape_for), the block's inputs in shared memory and phases that fit 32
+ * bits (stationary_phase_fits_32_bits). True when launched.
  */
 template <class S>
 bool launch_stationary(const launch_args<S>& g, const arb_stationary_shape& shape)
@@ -252,6 +270,10 @@ bool launch_stationary(const launch_args<S>& g, const arb_stationary_shape& shap
     const long long per_block = L * R;
     const auto blocks =
         static_cast<unsigned long long>((g.count + per_block - 1) / per_block);
+    // The largest offset from a checkpoint a block's phases take (the kernel's `hi`).
+    const unsigned long long d_max = arb_exact_stride + (R - 1) * L + K * block;
+    if (!stationary_phase_fits_32_bits(r.N, r.dec, d_max))
+        return false;
     auto* launch = K == 1 ? (G == 1   ? launch_stationary_steps<S, 1, 1>
                              : G == 4 ? launch_stationary_steps<S, 4, 1>
                                       : launch_stationary_steps<S, 8, 1>)

@@ -147,7 +147,8 @@ public:
      * sample together; 0 (the default) the engine's choice: at rates above 1, groups
      * of 4 for complex samples and 1 for real ones, at lower rates none (the window
      * kernel); 1, 4 or 8 to force one at any rate, where the kernel applies (the
-     * closed form, a round of outputs that keep their arms, the taps in registers),
+     * closed form, a round of outputs that keep their arms, the taps in registers, at
+     * most 256 arms),
      * -1 never. `outputs` each thread computes a round: 0 (one, the default), 1 or 2.
      * Other values throw std::invalid_argument.
      */

@@ -32,13 +32,13 @@ struct stationary_rule {
 };
 
 //! An output's input position and X (arm * 2^23 + fraction units), X in 64 bits or,
-//! where the host bounds the arms and the sums (the periodic kernel), in 32.
+//! where the host bounds the arms and the sums (the periodic kernel: periodic_max_arms;
+//! the stationary one: stationary_phase_fits_32_bits), in 32.
 template <class X>
 struct arb_phase_of {
     int p;
     X x;
 };
-using arb_phase = arb_phase_of<unsigned long long>;
 
 template <class X>
 __device__ __forceinline__ void advance(arb_phase_of<X>& s, const stationary_rule& r)
@@ -124,7 +124,8 @@ __global__ void __launch_bounds__(threads)
     constexpr int C = per16<S>();
     static_assert(W % C == 0, "whole 16-byte loads of samples (and two halves)");
     constexpr float unit = 1.0f / (1u << arb_fraction_bits);
-    constexpr unsigned long long mask = (1ull << arb_fraction_bits) - 1;
+    using X = unsigned; // phases in 32 bits: the host bounds N and the offsets
+    constexpr X mask = (X(1) << arb_fraction_bits) - 1;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     S* tile = reinterpret_cast<S*>(smem_raw);
 
@@ -133,20 +134,20 @@ __global__ void __launch_bounds__(threads)
     // Every phase from the block's checkpoint: it is written (kb < count).
     const long long ci = kb / arb_exact_stride;
     const arb_checkpoint c = cps[ci];
-    const auto d0 = static_cast<unsigned long long>(kb - ci * arb_exact_stride);
-    arb_phase own[K];
+    const auto d0 = static_cast<X>(kb - ci * arb_exact_stride);
+    arb_phase_of<X> own[K];
 #pragma unroll
     for (int i = 0; i < K; ++i)
-        own[i] = phase_from(c, d0 + K * t + i, r);
+        own[i] = phase_from<X>(c, d0 + K * t + i, r);
+    // The block's outputs, k = kb + e for e < n_out: at most R * L, within an int.
+    const int n_out =
+        static_cast<int>(min(static_cast<long long>(r.R) * r.L, count - kb));
+    const int rounds = (n_out + r.L - 1) / r.L;
+    S* const block_out = out + kb;
     // The block's first input and its last round's last: the tile's span.
-    const int rounds =
-        static_cast<int>(min(static_cast<long long>(r.R), (count - kb + r.L - 1) / r.L));
-    const int lo = phase_from(c, d0, r).p - (W - 1);
-    const int hi = phase_from(c,
-                              d0 + static_cast<unsigned long long>(rounds - 1) * r.L +
-                                  K * blockDim.x - 1,
-                              r)
-                       .p;
+    const int lo = phase_from<X>(c, d0, r).p - (W - 1);
+    const int hi =
+        phase_from<X>(c, d0 + static_cast<X>(rounds - 1) * r.L + K * blockDim.x - 1, r).p;
     // Copy c holds input lo + e + c at e: tile[c * copy_len + e].
     const int span = hi - lo + 1;
     const int copy_len = static_cast<int>(stationary_copy_length<S>(span));
@@ -242,19 +243,21 @@ __global__ void __launch_bounds__(threads)
         } else {
 #pragma unroll
             for (int i = 0; i < K; ++i) {
-                y[i] = zero<S>();
-                for (int m = 0; m < r.T; ++m) {
-                    const float2 hd = __ldg(arms + m * static_cast<int>(r.N) + j[i]);
-                    mac(y[i], tile[own[i].p - lo - m], fmaf(a[i], hd.y, hd.x));
-                }
+                const float2* arm = arms + j[i];
+                const S* x = tile + (own[i].p - lo);
+                y[i] = own_taps_sum<S>(
+                    r.T,
+                    a[i],
+                    [&](int m) { return __ldg(arm + m * static_cast<int>(r.N)); },
+                    [&](int m) { return x[-m]; });
             }
         }
 #pragma unroll
         for (int i = 0; i < K; ++i) {
             const int slot = K * t + i;
-            const long long k = kb + static_cast<long long>(round) * r.L + slot;
-            if (slot < r.L && k < count)
-                out[k] = y[i];
+            const int e = round * r.L + slot;
+            if (slot < r.L && e < n_out)
+                block_out[e] = y[i];
             advance(own[i], r);
         }
     }

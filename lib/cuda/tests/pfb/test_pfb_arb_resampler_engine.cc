@@ -250,8 +250,8 @@ TEST_P(arb_engine_test, long_filters_and_extreme_rates)
 
 TEST_P(arb_engine_test, more_than_256_arms)
 {
-    // More arms than the periodic kernel takes (periodic_max_arms), in every other
-    // kernel.
+    // Past 256 arms the stationary kernel's 32-bit phases do not fit
+    // (stationary_phase_fits_32_bits): the window kernel runs, forced groups or not.
     for (const float rate : { 2.3421f, 0.75f }) {
         SCOPED_TRACE(::testing::Message() << "rate " << rate);
         check_stream<complex>(
