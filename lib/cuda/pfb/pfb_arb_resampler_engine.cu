@@ -404,7 +404,40 @@ pfb_arb_resampler_engine<T>::pfb_arb_resampler_engine(float rate,
     check_pfb_tuning(d_tuning);
     stream s;
     set_taps(taps, s);
-    s.synchronize();
+    load_kernels(s);
+}
+
+template <class T>
+void pfb_arb_resampler_engine<T>::load_kernels(cudaStream_t stream)
+{
+    // CUDA loads a kernel onto the GPU the first time it runs (lazy loading), so a
+    // block's first work() on a live stream would also wait for that. One call on
+    // zeros here loads this rate's kernels; then the schedule, the zero history, the
+    // checkpoint buffers and the launch record are as a new engine's (a call's
+    // buffers grow to its size, and freeing a smaller pinned one would wait for the
+    // whole device in the middle of a stream).
+    const arb_schedule fresh = d_sched;
+    // 4096 samples, fewer at high rates: at most about 2^16 outputs.
+    const arb_rate r = d_sched.rate(); // N / (dec + flt) outputs an input
+    const double inputs_per_output = (r.dec_rate + double(r.flt_rate)) / r.int_rate;
+    const auto n =
+        static_cast<std::size_t>(std::clamp(65536.0 * inputs_per_output, 64.0, 4096.0));
+    device_buffer<T> zeros(n);
+    device_buffer<T> out(std::max<std::size_t>(d_sched.max_count(n), 1));
+    GPUFILTER_CHECK(cudaMemsetAsync(zeros.get(), 0, n * sizeof(T), stream));
+    const void* in[] = { zeros.get() };
+    void* outs[] = { out.get() };
+    process(in, n, outs, stream);
+    GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // the buffers die on return
+    d_sched = fresh;
+    d_memo_valid = false;
+    d_state.reset(stream);
+    GPUFILTER_CHECK(cudaStreamSynchronize(stream));
+    for (plan_slot& plan : d_plans)
+        plan = plan_slot{};
+    d_next_plan = 0;
+    d_launched_per_thread = 0;
+    d_launched_kernel = "";
 }
 
 template <class T>

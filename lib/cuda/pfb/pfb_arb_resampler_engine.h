@@ -163,6 +163,10 @@ public:
     const char* launched_kernel() const { return d_launched_kernel; }
 
 private:
+    //! Runs a call on zeros and puts the stream's state back, so that loading this
+    //! rate's kernels does not delay the first call.
+    void load_kernels(cudaStream_t stream);
+
     //! The pinned and device checkpoint buffers of one call, reused round a ring.
     struct plan_slot {
         pinned_buffer<arb_checkpoint> host;
