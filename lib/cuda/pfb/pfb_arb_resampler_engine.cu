@@ -115,6 +115,17 @@ int stationary_steps(int W, int K)
     return 0;
 }
 
+//! resample_stationary for one output a thread, or resample_stationary_96 for complex
+//! samples at 28 and 32 steps.
+template <class S, int W, int GS>
+constexpr auto stationary_one_output()
+{
+    if constexpr (sizeof(S) == 8 && (W == 28 || W == 32))
+        return arb_kernels::resample_stationary_96<S, W, GS>;
+    else
+        return arb_kernels::resample_stationary<S, W, GS, 1>;
+}
+
 template <class S, int GS, int K>
 bool launch_stationary_steps(const launch_args<S>& g,
                              const arb_kernels::stationary_rule& r,
@@ -127,8 +138,8 @@ bool launch_stationary_steps(const launch_args<S>& g,
     auto* kernel = steps == 16   ? resample_stationary<S, 16, GS, K>
                    : steps == 24 ? resample_stationary<S, 24, GS, K>
                    : K == 2      ? nullptr
-                   : steps == 28 ? resample_stationary<S, 28, GS, 1>
-                   : steps == 32 ? resample_stationary<S, 32, GS, 1>
+                   : steps == 28 ? stationary_one_output<S, 28, GS>()
+                   : steps == 32 ? stationary_one_output<S, 32, GS>()
                    : steps == 36 ? resample_stationary<S, 36, GS, 1>
                    : steps == 40 ? resample_stationary<S, 40, GS, 1>
                    : steps == 48 ? resample_stationary<S, 48, GS, 1>
@@ -434,7 +445,7 @@ void pfb_arb_resampler_engine<T>::load_kernels(cudaStream_t stream)
     d_state.reset(stream);
     GPUFILTER_CHECK(cudaStreamSynchronize(stream));
     for (plan_slot& plan : d_plans)
-        plan = plan_slot{};
+        plan = plan_slot();
     d_next_plan = 0;
     d_launched_per_thread = 0;
     d_launched_kernel = "";
