@@ -214,8 +214,9 @@ arb_stationary_shape stationary_shape_for(const arb_rate& rate, arb_stationary_s
  * 2^32 (N <= 256 arms), and phase_from's arm count J below 2^32 for every output offset
  * d up to d_max from a checkpoint (J <= N + d * (dec + 1), the fraction's carries
  * included). Where they do not, the window kernel runs instead: a second set of the
- * stationary kernels in 64 bits would double the module that every call of the engine
- * loads first (its first output in a live flowgraph came about 20 ms later).
+ * stationary kernels in 64 bits doubled the module CUDA loads at the engine's first
+ * call (measured before load_kernels: a live flowgraph's first output came about 20 ms
+ * later).
  */
 bool stationary_phase_fits_32_bits(unsigned N,
                                    unsigned long long dec,
