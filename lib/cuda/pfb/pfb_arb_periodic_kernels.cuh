@@ -25,7 +25,7 @@ constexpr int periodic_outputs = arb_periodic_outputs;
 //! (those of one index mod L), L warps in all.
 constexpr int periodic_max_period = 8;
 //! The most arms: an output's place X = arm * 2^23 + fraction stays below 2^31, and
-//! the closed form's sums in 32 bits (periodic_phase).
+//! the closed form's sums in 32 bits (arb_phase).
 constexpr unsigned periodic_max_arms = 256;
 
 //! Input samples in one class's tile: its 32 threads' windows, M*P apart, each W wide,
@@ -60,11 +60,6 @@ __device__ __forceinline__ float finite_residue(float2 x, float r)
 {
     return __fmaf_rn(x.y, 0.0f, __fmaf_rn(x.x, 0.0f, r));
 }
-
-//! An output's input position and place X = arm * 2^23 + fraction, in 32 bits:
-//! the host keeps N to periodic_max_arms and the rate to at least 1/4, so that
-//! phase_from's J stays below 2^32 for every d a launch asks for.
-using periodic_phase = arb_phase_of<unsigned>;
 
 //! Slots of the staged outputs, after the L class tiles: L * M rows of 32 outputs,
 //! 33 slots apart (see the kernel's end).
@@ -136,8 +131,8 @@ __global__ void __launch_bounds__(32 * periodic_max_period)
     const arb_checkpoint cp = cps[ci];
     const auto d0 = static_cast<unsigned>(kb - ci * arb_exact_stride);
     const int own_first = c + L * M * i; // the block's output of (m = 0)
-    periodic_phase own[M];
-    own[0] = phase_from<unsigned>(cp, d0 + own_first, r);
+    arb_phase own[M];
+    own[0] = phase_from(cp, d0 + own_first, r);
 
     // Warp c stages its class's tile, from W before its lane 0's first output (the
     // class's first): a compile-time number of copies a lane; past the call's inputs
@@ -232,7 +227,7 @@ __global__ void __launch_bounds__(32 * periodic_max_period)
     if (!aligned || residue != 0.0f) {
         // The phases again, from the checkpoint: own[] need not outlive the walk.
         const int N = static_cast<int>(r.N);
-        periodic_phase ph = phase_from<unsigned>(cp, d0 + own_first, r);
+        arb_phase ph = phase_from(cp, d0 + own_first, r);
         for (int m = 0; m < M && own_first + L * m < n_out; ++m, advance(ph, r)) {
             const unsigned j = ph.x >> arb_fraction_bits;
             const float a = static_cast<float>(ph.x & mask) * unit;

@@ -209,7 +209,7 @@ arb_stationary_shape stationary_shape_for(const arb_rate& rate, arb_stationary_s
 }
 
 /*!
- * Whether a stationary launch's phases fit the kernel's 32 bits (arb_phase_of<unsigned>,
+ * Whether a stationary launch's phases fit the kernel's 32 bits (arb_phase,
  * a few instructions fewer a round than 64): X = arm * 2^23 + fraction and X + dY below
  * 2^32 (N <= 256 arms), and phase_from's arm count J below 2^32 for every output offset
  * d up to d_max from a checkpoint (J <= N + d * (dec + 1), the fraction's carries

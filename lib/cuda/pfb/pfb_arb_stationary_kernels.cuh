@@ -31,41 +31,40 @@ struct stationary_rule {
     int T; // taps per arm
 };
 
-//! An output's input position and X (arm * 2^23 + fraction units), X in 64 bits or,
-//! where the host bounds the arms and the sums (the periodic kernel: periodic_max_arms;
-//! the stationary one: stationary_phase_fits_32_bits), in 32.
-template <class X>
-struct arb_phase_of {
+//! An output's input position and X = arm * 2^23 + fraction, in 32 bits: the host
+//! bounds the arms and the offsets from a checkpoint so that phase_from's arm count
+//! stays below 2^32 (the periodic kernel: periodic_max_arms and rates of at least 1/4;
+//! the stationary one: stationary_phase_fits_32_bits).
+struct arb_phase {
     int p;
-    X x;
+    unsigned x;
 };
 
-template <class X>
-__device__ __forceinline__ void advance(arb_phase_of<X>& s, const stationary_rule& r)
+__device__ __forceinline__ void advance(arb_phase& s, const stationary_rule& r)
 {
-    s.x += static_cast<X>(r.dY);
+    s.x += static_cast<unsigned>(r.dY);
     s.p += r.dP;
-    if (s.x >= static_cast<X>(r.NU)) {
-        s.x -= static_cast<X>(r.NU);
+    if (s.x >= static_cast<unsigned>(r.NU)) {
+        s.x -= static_cast<unsigned>(r.NU);
         ++s.p;
     }
 }
 
 //! Output c's index + d, from checkpoint c: closed_form() for any d below 2^20. The
-//! arm index J and X in the type X (x, the fraction's sum, always in 64 bits).
-template <class X = unsigned long long>
-__device__ __forceinline__ arb_phase_of<X>
-phase_from(const arb_checkpoint& c, X d, const stationary_rule& r)
+//! arm index J in 32 bits (x, the fraction's sum, in 64).
+__device__ __forceinline__ arb_phase phase_from(const arb_checkpoint& c,
+                                                unsigned d,
+                                                const stationary_rule& r)
 {
     constexpr float unit = 1.0f / (1u << arb_fraction_bits);
-    constexpr X mask = (X(1) << arb_fraction_bits) - 1;
+    constexpr unsigned mask = (1u << arb_fraction_bits) - 1;
     const unsigned long long x =
         __float2ull_rn(c.acc / unit) + static_cast<unsigned long long>(d) * r.F;
-    const X J =
-        c.filter + d * static_cast<X>(r.dec) + static_cast<X>(x >> arb_fraction_bits);
-    const X N = r.N;
+    const unsigned J = c.filter + d * static_cast<unsigned>(r.dec) +
+                       static_cast<unsigned>(x >> arb_fraction_bits);
+    const unsigned N = r.N;
     return { c.pos + static_cast<int>(J / N),
-             ((J % N) << arb_fraction_bits) | (static_cast<X>(x) & mask) };
+             ((J % N) << arb_fraction_bits) | (static_cast<unsigned>(x) & mask) };
 }
 
 //! Samples a stationary block stages for `span` inputs: 16/sizeof(S) copies, each
@@ -126,8 +125,7 @@ __device__ __forceinline__ void stationary_walk(history_then_input<S> src,
     static_assert(W % C == 0 && W % 4 == 0,
                   "whole 16-byte loads of samples, four chains");
     constexpr float unit = 1.0f / (1u << arb_fraction_bits);
-    using X = unsigned; // phases in 32 bits: the host bounds N and the offsets
-    constexpr X mask = (X(1) << arb_fraction_bits) - 1;
+    constexpr unsigned mask = (1u << arb_fraction_bits) - 1;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     S* tile = reinterpret_cast<S*>(smem_raw);
 
@@ -136,20 +134,22 @@ __device__ __forceinline__ void stationary_walk(history_then_input<S> src,
     // Every phase from the block's checkpoint: it is written (kb < count).
     const long long ci = kb / arb_exact_stride;
     const arb_checkpoint c = cps[ci];
-    const auto d0 = static_cast<X>(kb - ci * arb_exact_stride);
-    arb_phase_of<X> own[K];
+    const auto d0 = static_cast<unsigned>(kb - ci * arb_exact_stride);
+    arb_phase own[K];
 #pragma unroll
     for (int i = 0; i < K; ++i)
-        own[i] = phase_from<X>(c, d0 + K * t + i, r);
+        own[i] = phase_from(c, d0 + K * t + i, r);
     // The block's outputs, k = kb + e for e < n_out: at most R * L, within an int.
     const int n_out =
         static_cast<int>(min(static_cast<long long>(r.R) * r.L, count - kb));
     const int rounds = (n_out + r.L - 1) / r.L;
     S* const block_out = out + kb;
     // The block's first input and its last round's last: the tile's span.
-    const int lo = phase_from<X>(c, d0, r).p - (W - 1);
+    const int lo = phase_from(c, d0, r).p - (W - 1);
     const int hi =
-        phase_from<X>(c, d0 + static_cast<X>(rounds - 1) * r.L + K * blockDim.x - 1, r).p;
+        phase_from(
+            c, d0 + static_cast<unsigned>(rounds - 1) * r.L + K * blockDim.x - 1, r)
+            .p;
     // Copy c holds input lo + e + c at e: tile[c * copy_len + e].
     const int span = hi - lo + 1;
     const int copy_len = static_cast<int>(stationary_copy_length<S>(span));
