@@ -77,6 +77,45 @@ __host__ __device__ constexpr long long stationary_copy_length(long long span)
 }
 
 /*!
+ * Two rounds of one thread's output with the same taps (h, dh): round p reads the
+ * samples before q[p] from base[p], as the one-round walk does, with its own
+ * fraction a[p]. The taps are loaded once for both and the rounds' loads and fma are
+ * independent, so a warp has twice the work in flight between waits; two chains of
+ * fma a round keep the accumulators at the one-round walk's eight registers.
+ */
+template <class S, int W>
+__device__ __forceinline__ void walk_two_rounds(const float (&h)[W],
+                                                const float (&dh)[W],
+                                                const S* const (&base)[2],
+                                                const int (&q)[2],
+                                                const float (&a)[2],
+                                                S (&y)[2])
+{
+    constexpr int C = per16<S>();
+    S part[2][2];
+#pragma unroll
+    for (int p = 0; p < 2; ++p)
+        part[p][0] = part[p][1] = zero<S>();
+#pragma unroll
+    for (int u0 = 0; u0 < W; u0 += C) {
+        S v[2][C];
+#pragma unroll
+        for (int p = 0; p < 2; ++p)
+            load_aligned<C>(v[p], base[p] + (q[p] - u0 - C + 1));
+#pragma unroll
+        for (int s = 0; s < C; ++s) {
+            const int u = u0 + C - 1 - s;
+#pragma unroll
+            for (int p = 0; p < 2; ++p)
+                mac(part[p][u & 1], v[p][s], fmaf(a[p], dh[u], h[u]));
+        }
+    }
+#pragma unroll
+    for (int p = 0; p < 2; ++p)
+        y[p] = add(part[p][0], part[p][1]);
+}
+
+/*!
  * y_k as resample() computes it, for the launch's outputs k < count; the block's
  * outputs are k = k_b + r*L + K*t + i for round r < R, i < K and K*t + i < L (the
  * threads past L compute the next round's first outputs, and do not store them).
@@ -194,6 +233,14 @@ __device__ __forceinline__ void stationary_walk(history_then_input<S> src,
         o[i] = block_out + (K * t + i);
         e_left[i] = n_out - (K * t + i);
     }
+    // Output e: stored where it belongs to the launch, then the thread's next round.
+    const auto finish = [&](int i, const S& value) {
+        if (K * t + i < r.L && e_left[i] > 0)
+            *o[i] = value;
+        o[i] += r.L;
+        e_left[i] -= r.L;
+        advance(own[i], r);
+    };
     for (int round = 0; round < rounds; ++round) {
         // The group's newest input: its last thread's last output's.
         const int newest =
@@ -231,6 +278,40 @@ __device__ __forceinline__ void stationary_walk(history_then_input<S> src,
                     }
                 }
             }
+            if constexpr (K == 1 && sizeof(S) == sizeof(float)) {
+                // Real samples: the next round too, where every thread of the warp
+                // keeps its taps for it (the usual case: the arms drift slowly from
+                // round to round). Complex samples stay one round at a time: in their
+                // 96 registers two rounds left no room to load samples ahead of their
+                // use, and ran 8-10% slower (docs/kernels.md).
+                if (round + 1 < rounds) {
+                    arb_phase next = own[0];
+                    advance(next, r);
+                    const int newest2 =
+                        GS > 1 ? __shfl_sync(0xffffffffu, next.p, (t & 31) | (GS - 1))
+                               : next.p;
+                    const unsigned j2 =
+                        static_cast<unsigned>(next.x >> arb_fraction_bits);
+                    if (__all_sync(0xffffffffu,
+                                   j2 == jc[0] && newest2 - next.p == oc[0])) {
+                        const int q2 = newest2 - lo;
+                        const int copy2 = (q2 + 1) & (C - 1);
+                        const S* const bases[2] = { base,
+                                                    tile + copy2 * copy_len - copy2 };
+                        const int qs[2] = { q, q2 };
+                        const float as[2] = { a[0],
+                                              static_cast<float>(
+                                                  static_cast<unsigned>(next.x & mask)) *
+                                                  unit };
+                        S ys[2];
+                        walk_two_rounds<S, W>(h[0], dh[0], bases, qs, as, ys);
+                        finish(0, ys[0]);
+                        finish(0, ys[1]);
+                        ++round;
+                        continue;
+                    }
+                }
+            }
             S part[K][4];
 #pragma unroll
             for (int i = 0; i < K; ++i)
@@ -263,13 +344,8 @@ __device__ __forceinline__ void stationary_walk(history_then_input<S> src,
             }
         }
 #pragma unroll
-        for (int i = 0; i < K; ++i) {
-            if (K * t + i < r.L && e_left[i] > 0)
-                *o[i] = y[i];
-            o[i] += r.L;
-            e_left[i] -= r.L;
-            advance(own[i], r);
-        }
+        for (int i = 0; i < K; ++i)
+            finish(i, y[i]);
     }
 }
 
