@@ -12,18 +12,20 @@
 // With W_N = exp(-2 pi i / N), block b of the cluster (b < C) works on the bins
 // k = C m + b, m < M:
 //   forward:  X[C m + b] = FFT_M(u_b)[m],  u_b[i] = W_N^(i b) sum_r x[i + r M] W_C^(r b)
-//             (one decimation-in-frequency step of radix C: block b reads the C points
-//             i + r M of the segment from device memory into its shared memory; the
-//             C blocks of a cluster read the same lines, which the first pulls into
-//             L2);
+//             (one decimation-in-frequency step of radix C). The blocks share it by
+//             i: block b reads the C points i + r M for its M / C values of i, once
+//             each, and writes u_r[i] for every r into block r's shared memory
+//             (distributed shared memory), so every block does the same work and a
+//             sample is read from device memory once;
 //   product:  Y = X * spectrum, the spectrum stored by block (spectrum[b M + m] =
 //             S[C m + b], carrying the 1/N);
-//   inverse:  as elsewhere conj(FFT(conj(Y))). Block b forms z_b = FFT_M(conj(Y_b)),
-//             then t_b[i] = W_N^(i b) z_b[i] in its shared memory, and
-//             conj(y[i + q M]) = sum_b W_C^(q b) t_b[i]
+//   inverse:  as elsewhere conj(FFT(conj(Y))). Block b leaves z_b = FFT_M(conj(Y_b))
+//             in its shared memory, and
+//             conj(y[i + q M]) = sum_b W_C^(q b) W_N^(i b) z_b[i]
 //             (the decimation-in-time step of radix C): after a cluster barrier,
-//             each block reads t_b[i] from the C blocks' shared memory (distributed
-//             shared memory) for its share of the segment's kept outputs.
+//             each block reads z_b[i] from the C blocks' shared memory for its share
+//             of the segment's kept outputs and applies the twiddles there, so that
+//             no block has more to do than another before the barrier.
 // The M-point round trip is block_fft::convolve, as in the one-block kernel; real
 // input with real taps packs two segments into one transform the same way.
 
@@ -57,27 +59,42 @@ __device__ __forceinline__ float2 mul_root(float2 x)
     return block_fft::mul_root<K % C, C>(x);
 }
 
-//! The radix-C step of block B before its block FFT: u_B[i] into buf[slot(i)] for
-//! i < M, from sample(i) = point i of the segment.
-template <int M, int C, int B, class Sample>
-__device__ __forceinline__ void
-radix_step(float2* buf, const float2* __restrict__ w_b, Sample&& sample)
+//! Block b's share of the radix-C step before the block FFTs: for the M / C points
+//! i = b M / C + j it reads x[i + r M] (sample(i + r M), r < C) once and writes u_r[i]
+//! into block r's buffer: `own`, its shared memory, for r = b; dst[r], another
+//! block's through distributed shared memory, otherwise. The roots are compile-time
+//! constants.
+template <int M, int C, class Sample>
+__device__ __forceinline__ void radix_step_share(float2* own,
+                                                 float2* const (&dst)[C],
+                                                 int b,
+                                                 const float2* __restrict__ cross,
+                                                 Sample&& sample)
 {
     namespace bf = block_fft;
     constexpr int T = fft_fir_fused::threads_for(M);
-#pragma unroll 4
-    for (int p = 0; p < M / T; ++p) {
-        const int i = threadIdx.x + p * T;
-        float2 u = sample(i);
-        bf::static_for<1, C>([&](auto r_) {
-            constexpr int r = r_;
-            const float2 x = mul_root<r * B, C>(sample(i + r * M));
-            u = make_float2(u.x + x.x, u.y + x.y);
+    constexpr int share = M / C;
+    static_assert(share % T == 0, "fft_fir_cluster: whole rounds of the block's threads");
+#pragma unroll 2
+    for (int p = 0; p < share / T; ++p) {
+        const int i = b * share + threadIdx.x + p * T;
+        float2 x[C];
+        bf::static_for<0, C>([&](auto r) { x[r] = sample(i + r * M); });
+        bf::static_for<0, C>([&](auto to_) {
+            constexpr int to = to_;
+            float2 u = x[0];
+            bf::static_for<1, C>([&](auto r_) {
+                constexpr int r = r_;
+                const float2 y = mul_root<r * to, C>(x[r]);
+                u = make_float2(u.x + y.x, u.y + y.y);
+            });
+            if constexpr (to > 0) // W_N^(i to); block 0's are all 1
+                u = bf::cmul(u, __ldg(cross + to * M + i));
+            if (to == b) // plain shared memory stores for the block's own part
+                own[bf::slot(i)] = u;
+            else
+                dst[to][bf::slot(i)] = u;
         });
-        if constexpr (B == 0) // W_N^0: block 0 needs no twiddle
-            buf[bf::slot(i)] = u;
-        else
-            buf[bf::slot(i)] = bf::cmul(u, __ldg(w_b + i));
     }
 }
 
@@ -120,16 +137,15 @@ __global__ void __launch_bounds__(fft_fir_fused::threads_for(local_size), 1)
     const long long s = static_cast<long long>(blockIdx.x / C) * (Pack ? 2 : 1);
     const long long start = g.origin + s * g.advance;
     const bool has_pair = Pack && s + 1 < g.segments;
-    const float2* w_b = cross + static_cast<long long>(b) * M; // W_N^(i b), i < M
-
-    // The radix-C step, apart from the block FFT: its C loads a point would spill
-    // the first stage's registers. Each block's roots are compile-time constants.
+    // The other blocks' shared memory may be written once they have started.
+    cluster.barrier_arrive();
+    float2* dst[C];
+    bf::static_for<0, C>([&](auto r) { dst[r] = cluster.map_shared_rank(buf, r); });
+    cluster.barrier_wait();
+    // The radix-C step, apart from the block FFT: its C loads a point would spill the
+    // first stage's registers.
     auto step = [&](auto&& sample) {
-        bf::static_for<0, C>([&](auto B_) {
-            constexpr int B = B_;
-            if (b == B)
-                radix_step<M, C, B>(buf, w_b, sample);
-        });
+        radix_step_share<M, C>(buf, dst, b, cross, sample);
     };
     const long long span = C * M + (Pack ? g.advance : 0);
     if (src.in_input(start, span)) {
@@ -150,19 +166,20 @@ __global__ void __launch_bounds__(fft_fir_fused::threads_for(local_size), 1)
                 return fft_fir_kernels::to_complex(src[start + i]);
         });
     }
-    __syncthreads();
+    cluster.sync(); // every block's u_b is complete
 
     bf::convolve<M, T, 1, bf::io::in_buf, bf::io::in_buf>(
         buf,
         [&](int i) { return buf[bf::slot(i)]; },
         [&](int j, int r) { return __ldg(spectrum + b * M + j + r * (M / 16)); },
-        [&](int i, float2 z) { buf[bf::slot(i)] = b ? bf::cmul(z, __ldg(w_b + i)) : z; },
+        [&](int i, float2 z) { buf[bf::slot(i)] = z; },
         tw_fwd,
         tw_inv);
 
-    cluster.sync(); // every block's t_b is complete
+    cluster.sync(); // every block's z_b is complete
     // The kept outputs, shared evenly by the blocks: output q of the segment is at
-    // point H + q D, in part Q = (H + q D) / M of the transform.
+    // point H + q D, in part Q = (H + q D) / M of the transform, made from the blocks'
+    // z_b[i] twiddled by W_N^(i b).
     const int share = (g.per_segment + C - 1) / C;
     const int q_end = min(g.per_segment, (b + 1) * share);
 #pragma unroll 2
@@ -170,8 +187,15 @@ __global__ void __launch_bounds__(fft_fir_fused::threads_for(local_size), 1)
         const int at = g.history + q * g.decimation;
         const int i = at % M;
         float2 t[C];
-        bf::static_for<0, C>(
-            [&](auto r) { t[r] = *cluster.map_shared_rank(buf + bf::slot(i), r); });
+        bf::static_for<0, C>([&](auto r_) {
+            constexpr int r = r_;
+            if (r == b)
+                t[r] = buf[bf::slot(i)];
+            else
+                t[r] = dst[r][bf::slot(i)];
+            if constexpr (r > 0)
+                t[r] = bf::cmul(t[r], __ldg(cross + r * M + i));
+        });
         float2 y = dft_point<C, 0>(t);
         bf::static_for<1, C>([&](auto Q_) {
             constexpr int Q = Q_;
