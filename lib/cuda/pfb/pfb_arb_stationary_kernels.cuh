@@ -283,7 +283,7 @@ __device__ __forceinline__ void stationary_walk(history_then_input<S> src,
                 // keeps its taps for it (the usual case: the arms drift slowly from
                 // round to round). Complex samples stay one round at a time: in their
                 // 96 registers two rounds left no room to load samples ahead of their
-                // use, and ran 8-10% slower (docs/kernels.md).
+                // use, and ran 6-8% slower (docs/kernels.md).
                 if (round + 1 < rounds) {
                     arb_phase next = own[0];
                     advance(next, r);
