@@ -51,10 +51,12 @@ class qa_fft_filter(gr_unittest.TestCase):
                     self.check(name, decimation, ntaps, 60000 + decimation)
 
     def test_long_filters_match_gr_filter(self):
-        # Longer than the largest single transform holds: the GPU's partitioned path.
+        # Longer than the largest one-block transform holds: on sm_90 and later the
+        # cluster kernel at decimation 1 (up to 16384 taps), the partitioned path
+        # otherwise.
         for name in VARIANTS:
-            for decimation in (1, 3):
-                self.check(name, decimation, 10000, 70000 + decimation)
+            for decimation, ntaps in ((1, 10000), (1, 16384), (3, 10000)):
+                self.check(name, decimation, ntaps, 70000 + decimation)
 
     def test_each_method_and_the_cpu(self):
         for method in ("fft", "direct", "auto", gpufilter.filter_method.fft):
