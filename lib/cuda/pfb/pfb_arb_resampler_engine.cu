@@ -440,11 +440,11 @@ void pfb_arb_resampler_engine<T>::load_kernels(cudaStream_t stream)
     const void* in[] = { zeros.get() };
     void* outs[] = { out.get() };
     process(in, n, outs, stream);
-    GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // the buffers die on return
     d_sched = fresh;
     d_memo_valid = false;
-    d_state.reset(stream);
-    GPUFILTER_CHECK(cudaStreamSynchronize(stream));
+    d_state.reset(stream); // ordered after the call on the stream
+    GPUFILTER_CHECK(cudaStreamSynchronize(stream)); // the buffers die on return
+
     for (plan_slot& plan : d_plans)
         plan = plan_slot();
     d_next_plan = 0;

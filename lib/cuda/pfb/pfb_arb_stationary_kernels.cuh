@@ -241,23 +241,31 @@ __device__ __forceinline__ void stationary_walk(history_then_input<S> src,
         e_left[i] -= r.L;
         advance(own[i], r);
     };
-    for (int round = 0; round < rounds; ++round) {
-        // The group's newest input: its last thread's last output's.
-        const int newest =
-            GS > 1 ? __shfl_sync(0xffffffffu, own[K - 1].p, (t & 31) | (GS - 1))
-                   : own[K - 1].p;
-        // Steps u0 .. u0 + C - 1 read inputs q - u0 - C + 1 .. q - u0 of the span,
-        // from copy (q + 1) mod C, where they start on a 16-byte boundary.
-        const int q = newest - lo;
+    // The group's newest input, from each thread's last output's input p: its last
+    // thread's.
+    const auto group_newest = [&](int p) {
+        return GS > 1 ? __shfl_sync(0xffffffffu, p, (t & 31) | (GS - 1)) : p;
+    };
+    // Steps u0 .. u0 + C - 1 read inputs q - u0 - C + 1 .. q - u0 of the span, from
+    // copy (q + 1) mod C, where they start on a 16-byte boundary.
+    const auto copy_base = [&](int q) {
         const int copy = (q + 1) & (C - 1);
-        const S* base = tile + copy * copy_len - copy;
+        return tile + copy * copy_len - copy;
+    };
+    const auto fraction = [](unsigned x) {
+        return static_cast<float>(static_cast<unsigned>(x & mask)) * unit;
+    };
+    for (int round = 0; round < rounds; ++round) {
+        const int newest = group_newest(own[K - 1].p);
+        const int q = newest - lo;
+        const S* base = copy_base(q);
         unsigned j[K];
         float a[K];
         S y[K];
 #pragma unroll
         for (int i = 0; i < K; ++i) {
             j[i] = static_cast<unsigned>(own[i].x >> arb_fraction_bits);
-            a[i] = static_cast<float>(static_cast<unsigned>(own[i].x & mask)) * unit;
+            a[i] = fraction(own[i].x);
         }
         if (!exact_windows) {
 #pragma unroll
@@ -287,22 +295,15 @@ __device__ __forceinline__ void stationary_walk(history_then_input<S> src,
                 if (round + 1 < rounds) {
                     arb_phase next = own[0];
                     advance(next, r);
-                    const int newest2 =
-                        GS > 1 ? __shfl_sync(0xffffffffu, next.p, (t & 31) | (GS - 1))
-                               : next.p;
+                    const int newest2 = group_newest(next.p);
                     const unsigned j2 =
                         static_cast<unsigned>(next.x >> arb_fraction_bits);
                     if (__all_sync(0xffffffffu,
                                    j2 == jc[0] && newest2 - next.p == oc[0])) {
                         const int q2 = newest2 - lo;
-                        const int copy2 = (q2 + 1) & (C - 1);
-                        const S* const bases[2] = { base,
-                                                    tile + copy2 * copy_len - copy2 };
+                        const S* const bases[2] = { base, copy_base(q2) };
                         const int qs[2] = { q, q2 };
-                        const float as[2] = { a[0],
-                                              static_cast<float>(
-                                                  static_cast<unsigned>(next.x & mask)) *
-                                                  unit };
+                        const float as[2] = { a[0], fraction(next.x) };
                         S ys[2];
                         walk_two_rounds<S, W>(h[0], dh[0], bases, qs, as, ys);
                         finish(0, ys[0]);
